@@ -1,0 +1,168 @@
+import os from 'node:os';
+import ipaddr from 'ipaddr.js';
+
+/**
+ * Configuration is read from the environment exactly once, validated, and frozen. Every other
+ * module receives the Config object; none reads process.env. A wrong value stops start-up with
+ * a message that names the variable, so an operator never chases a silent default.
+ */
+export interface Config {
+  readonly host: string;
+  readonly port: number;
+  readonly tls: { readonly certFile: string; readonly keyFile: string } | undefined;
+  readonly requireHttps: boolean;
+  readonly trustedProxies: readonly string[];
+  readonly databaseUrl: string;
+  readonly databasePoolSize: number;
+  readonly redisUrl: string;
+  readonly queuePrefix: string;
+  readonly masterApiKey: string | undefined;
+  readonly poolSize: number;
+  readonly poolTaskTimeoutMs: number;
+  readonly workerConcurrency: number;
+  readonly workerMetricsPort: number;
+  readonly workerHeartbeatMs: number;
+  readonly maxBodyBytes: number;
+  readonly rateLimitPerMinute: number;
+  readonly timeouts: { readonly searchS: number; readonly extractS: number; readonly validateS: number };
+  readonly fetch: {
+    readonly allowedCidrs: readonly string[];
+    readonly userAgent: string;
+    readonly maxBytes: number;
+    readonly maxRedirects: number;
+    readonly concurrency: number;
+  };
+  readonly shutdownTimeoutMs: number;
+  readonly logLevel: string;
+  readonly region: string;
+}
+
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function text(env: Env, name: string, fallback: string): string {
+  const value = env[name]?.trim();
+  return value === undefined || value === '' ? fallback : value;
+}
+
+function optionalText(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = optionalText(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^-?\d+$/.test(raw)) throw new ConfigError(name, `must be an integer, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = optionalText(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+function url(env: Env, name: string, fallback: string, protocols: readonly string[]): string {
+  const value = text(env, name, fallback);
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new ConfigError(name, `must be a URL, got "${value}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+  }
+  return value;
+}
+
+function cidrList(env: Env, name: string): readonly string[] {
+  const raw = optionalText(env, name);
+  if (raw === undefined) return [];
+  const items = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const item of items) {
+    try {
+      if (item.includes('/')) ipaddr.parseCIDR(item);
+      else ipaddr.parse(item);
+    } catch {
+      throw new ConfigError(name, `must be a comma-separated list of IP addresses or CIDR ranges, got "${item}"`);
+    }
+  }
+  return items;
+}
+
+function enumValue<T extends string>(env: Env, name: string, fallback: T, allowed: readonly T[]): T {
+  const value = text(env, name, fallback);
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${value}"`);
+  }
+  return value as T;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const certFile = optionalText(env, 'TLS_CERT_FILE');
+  const keyFile = optionalText(env, 'TLS_KEY_FILE');
+  if (Boolean(certFile) !== Boolean(keyFile)) {
+    throw new ConfigError(certFile ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE', 'must be set together with its pair (TLS_CERT_FILE and TLS_KEY_FILE)');
+  }
+  const masterApiKey = optionalText(env, 'MASTER_API_KEY');
+  if (masterApiKey !== undefined && masterApiKey.length < 24) {
+    throw new ConfigError('MASTER_API_KEY', 'must be at least 24 characters long');
+  }
+  const cores = Math.max(1, os.availableParallelism());
+
+  const config: Config = {
+    host: text(env, 'HOST', '127.0.0.1'),
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    tls: certFile && keyFile ? { certFile, keyFile } : undefined,
+    requireHttps: boolean(env, 'REQUIRE_HTTPS', false),
+    trustedProxies: cidrList(env, 'TRUSTED_PROXIES'),
+    databaseUrl: url(env, 'DATABASE_URL', 'mysql://root@127.0.0.1:3306/test', ['mysql:', 'mariadb:']),
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 500),
+    redisUrl: url(env, 'REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
+    queuePrefix: text(env, 'QUEUE_PREFIX', 'sev'),
+    masterApiKey,
+    poolSize: integer(env, 'POOL_SIZE', cores, 1, 256),
+    poolTaskTimeoutMs: integer(env, 'POOL_TASK_TIMEOUT_MS', 10_000, 100, 600_000),
+    workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 8, 1, 1000),
+    workerMetricsPort: integer(env, 'WORKER_METRICS_PORT', 9464, 0, 65535),
+    workerHeartbeatMs: integer(env, 'WORKER_HEARTBEAT_MS', 5000, 100, 60_000),
+    maxBodyBytes: integer(env, 'MAX_BODY_MB', 10, 1, 100) * 1024 * 1024,
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    timeouts: {
+      searchS: integer(env, 'SEARCH_TIMEOUT_S', 15, 1, 300),
+      extractS: integer(env, 'EXTRACT_TIMEOUT_S', 30, 1, 300),
+      validateS: integer(env, 'VALIDATE_TIMEOUT_S', 30, 1, 300),
+    },
+    fetch: {
+      allowedCidrs: cidrList(env, 'FETCH_ALLOW_PRIVATE'),
+      userAgent: text(env, 'FETCH_USER_AGENT', 'sev-api/0.1 (+https://github.com/sev-api)'),
+      maxBytes: integer(env, 'FETCH_MAX_MB', 10, 1, 200) * 1024 * 1024,
+      maxRedirects: integer(env, 'FETCH_MAX_REDIRECTS', 5, 0, 20),
+      concurrency: integer(env, 'FETCH_CONCURRENCY', 16, 1, 1000),
+    },
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, 1000, 600_000),
+    logLevel: enumValue(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    region: text(env, 'REGION', 'local'),
+  };
+  return deepFreeze(config);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}

@@ -1,0 +1,54 @@
+import Koa from 'koa';
+import { Router } from '@koa/router';
+import type { AppState } from './context.js';
+import type { AppDeps } from './deps.js';
+import type { RouteDoc } from './openapi.js';
+import { parseRanges } from './client-address.js';
+import { requestId } from './middleware/request-id.js';
+import { observe } from './middleware/observe.js';
+import { errorEnvelope } from './middleware/error-envelope.js';
+import { httpsGuard } from './middleware/https-guard.js';
+import { routeMatch } from './middleware/route-match.js';
+import { body } from './middleware/body.js';
+import { authenticate } from './middleware/authenticate.js';
+import { rateLimit } from './middleware/rate-limit.js';
+import { audit } from './middleware/audit.js';
+import { ROUTES } from './routes/index.js';
+
+/**
+ * The HTTP edge. Middleware order, outermost first, and why:
+ *  1. request id    every response, errors included, carries X-Request-Id; logs are keyed by it
+ *  2. observe       metrics and access log see the final status of every response
+ *  3. error envelope turns anything thrown below into the envelope of section 7.1
+ *  4. https guard   client address and scheme; plain HTTP is refused before the body is read
+ *  5. route match   404 and 405 before authentication, and the route known to later stages
+ *  6. body          JSON only, 10 MB, syntax errors located
+ *  7. authenticate  key → principal, and the route's scope checked
+ *  8. rate limit    per principal, shared through Redis, X-RateLimit-* headers
+ *  9. audit         one row per authenticated request, written after the response is sent
+ * 10. router        the handler
+ */
+export function createApp(deps: AppDeps): Koa<AppState> {
+  const app = new Koa<AppState>();
+  const router = new Router<AppState>();
+  const byName = new Map<string, RouteDoc>();
+  for (const route of ROUTES) {
+    byName.set(route.operationId, route);
+    router.register(route.path, [route.method], async (ctx) => route.handler(ctx, deps), { name: route.operationId });
+  }
+
+  app.use(requestId(deps.logger));
+  app.use(observe(deps.metrics));
+  app.use(errorEnvelope());
+  app.use(httpsGuard(deps.config.requireHttps, parseRanges(deps.config.trustedProxies)));
+  app.use(routeMatch(router, byName));
+  for (const middleware of body(deps.config.maxBodyBytes)) app.use(middleware);
+  app.use(authenticate(deps.authenticator));
+  app.use(rateLimit(deps.redis, deps.config.queuePrefix));
+  app.use(audit(deps.auditWriter, deps.config.region));
+  app.use(router.routes());
+
+  // Errors are rendered by the envelope middleware; Koa's own handler would only log them twice.
+  app.silent = true;
+  return app;
+}

@@ -1,0 +1,28 @@
+import type { ParameterizedContext } from 'koa';
+import type { Logger } from '../log/logger.js';
+import type { Principal } from '../auth/principal.js';
+import type { RouteDoc } from './openapi.js';
+
+/** What the middleware chain learns about a request, in the order it learns it. */
+export interface AppState {
+  requestId: string;
+  log: Logger;
+  startedAt: number;
+  clientIp: string;
+  /** scheme://host as the client addressed us (forwarded headers from trusted proxies honoured). */
+  origin: string;
+  /** The matched route (undefined for 404 and 405). */
+  route?: RouteDoc;
+  principal?: Principal;
+  /** Endpoint-specific audit fields (query_hash, sources_analyzed, ...). */
+  audit?: Record<string, unknown>;
+  cacheHit?: boolean;
+}
+
+export type AppContext = ParameterizedContext<AppState>;
+
+/** The success envelope of section 1: every 200 carries success, data and the request id. */
+export function respond(ctx: AppContext, data: unknown): void {
+  ctx.status = 200;
+  ctx.body = { success: true, data, request_id: ctx.state.requestId };
+}

@@ -1,0 +1,28 @@
+import type { Redis } from 'ioredis';
+import type { Config } from '../config.js';
+import type { Logger } from '../log/logger.js';
+import type { Metrics } from '../metrics/metrics.js';
+import type { HealthMonitor } from '../monitor/health.js';
+import type { AuditWriter } from '../monitor/audit-writer.js';
+import type { Authenticator } from '../auth/authenticator.js';
+import type { QueueEventsByName, Queues } from '../queue/queues.js';
+import type { Storage } from '../storage/connection.js';
+
+/** Everything the HTTP edge needs, built once per process in src/services.ts. */
+export interface AppDeps {
+  config: Config;
+  logger: Logger;
+  metrics: Metrics;
+  storage: Storage;
+  redis: Redis;
+  queues: Queues;
+  queueEvents: QueueEventsByName;
+  health: HealthMonitor;
+  auditWriter: AuditWriter;
+  authenticator: Authenticator;
+  version: string;
+  /** Aborted when the process starts shutting down: waits on jobs give up with a clean error. */
+  shutdownSignal: AbortSignal;
+  /** False once shutdown has begun, so /readyz tells load balancers to stop sending traffic. */
+  accepting: () => boolean;
+}

@@ -1,0 +1,51 @@
+import type { Middleware } from 'koa';
+import bodyParser from 'koa-bodyparser';
+import { ApiError } from '../errors.js';
+import type { AppState } from '../context.js';
+import { jsonErrorPosition } from '../json-error-position.js';
+
+const MB = 1024 * 1024;
+
+function megabytes(bytes: number): number {
+  return Math.round((bytes / MB) * 100) / 100;
+}
+
+/**
+ * Request bodies: JSON only, at most `maxBytes`. An oversized declared length is refused before
+ * a byte is read; a chunked body is cut off as soon as it passes the limit, so memory stays
+ * bounded. A syntax error names its line and column.
+ */
+export function body(maxBytes: number): Array<Middleware<AppState>> {
+  const guard: Middleware<AppState> = async (ctx, next) => {
+    const length = ctx.get('Content-Length');
+    const hasBody = (length !== '' && length !== '0') || ctx.get('Transfer-Encoding') !== '';
+    if (!hasBody) return next();
+    if (!ctx.is('application/json', 'application/*+json')) {
+      throw new ApiError('UNSUPPORTED_MEDIA_TYPE', { provided: ctx.get('Content-Type') || null, expected: 'application/json' });
+    }
+    if (length !== '' && Number(length) > maxBytes) {
+      throw new ApiError('CONTENT_TOO_LARGE', { max_size_mb: megabytes(maxBytes), provided_size_mb: megabytes(Number(length)) });
+    }
+    await next();
+  };
+
+  const parse = bodyParser({
+    enableTypes: ['json'],
+    jsonLimit: String(maxBytes),
+    strict: true,
+    onerror(error: Error & { type?: string; length?: number; received?: number; body?: string }) {
+      if (error.type === 'entity.too.large') {
+        // For a chunked body the true size is unknown; report how much arrived before the cut-off.
+        const provided = error.length ?? error.received ?? maxBytes + 1;
+        throw new ApiError('CONTENT_TOO_LARGE', { max_size_mb: megabytes(maxBytes), provided_size_mb: megabytes(provided) });
+      }
+      if (typeof error.body === 'string') {
+        const position = jsonErrorPosition(error.body);
+        throw new ApiError('INVALID_JSON', { line: position.line, column: position.column, syntax_error: error.message });
+      }
+      throw new ApiError('INVALID_PARAMETER', { parameter: 'body', reason: error.message });
+    },
+  }) as unknown as Middleware<AppState>;
+
+  return [guard, parse];
+}

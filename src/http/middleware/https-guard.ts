@@ -1,0 +1,30 @@
+import type { Middleware } from 'koa';
+import { ApiError } from '../errors.js';
+import type { AppState } from '../context.js';
+import { resolveClientAddress, type parseRanges } from '../client-address.js';
+
+/**
+ * Establishes the client's address and scheme (trusting forwarded headers only from configured
+ * proxies) and, when HTTPS is required, refuses plain-HTTP requests before anything is read.
+ * Probes and the Prometheus scrape stay reachable over plain HTTP: orchestrators and Prometheus
+ * call them from inside the network.
+ */
+const PROBES = new Set(['/livez', '/readyz', '/metrics']);
+
+export function httpsGuard(requireHttps: boolean, trusted: ReturnType<typeof parseRanges>): Middleware<AppState> {
+  return async (ctx, next) => {
+    const socket = ctx.req.socket as typeof ctx.req.socket & { encrypted?: boolean };
+    const client = resolveClientAddress(
+      socket.remoteAddress ?? '',
+      Boolean(socket.encrypted),
+      { forwardedFor: ctx.get('X-Forwarded-For') || undefined, forwardedProto: ctx.get('X-Forwarded-Proto') || undefined },
+      trusted,
+    );
+    ctx.state.clientIp = client.ip;
+    ctx.state.origin = `${client.protocol}://${ctx.host}`;
+    if (requireHttps && client.protocol !== 'https' && !PROBES.has(ctx.path)) {
+      throw new ApiError('HTTPS_REQUIRED', { scheme: client.protocol });
+    }
+    await next();
+  };
+}

@@ -1,0 +1,27 @@
+import type { Middleware } from 'koa';
+import type { Metrics } from '../../metrics/metrics.js';
+import type { AppState } from '../context.js';
+
+/**
+ * Metrics and the access log wrap everything below them, so they see the final status of every
+ * response, including 404s and authentication failures. Routes are labelled by their template
+ * (/v1/auth/keys/:id), never by the raw path, to keep label cardinality bounded.
+ */
+export function observe(metrics: Metrics): Middleware<AppState> {
+  return async (ctx, next) => {
+    metrics.httpInFlight.inc();
+    try {
+      await next();
+    } finally {
+      metrics.httpInFlight.dec();
+      const seconds = (performance.now() - ctx.state.startedAt) / 1000;
+      const labels = { method: ctx.method, route: ctx.state.route?.path ?? 'unmatched', status: String(ctx.status) };
+      metrics.httpRequests.inc(labels);
+      metrics.httpDuration.observe(labels, seconds);
+      ctx.state.log.info(
+        { method: ctx.method, path: ctx.path, status: ctx.status, duration_ms: Math.round(seconds * 1000), ip: ctx.state.clientIp },
+        'request',
+      );
+    }
+  };
+}

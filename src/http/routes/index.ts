@@ -1,0 +1,23 @@
+import { buildOpenApi } from '../openapi.js';
+import { getErrorDocs } from './get-error-docs.js';
+import { getHealth } from './get-health.js';
+import { postExtract } from './post-extract.js';
+import { getLivez, getMetrics, getReadyz } from './probes.js';
+import type { Route } from './route.js';
+
+let openApiDocument: object | undefined;
+
+const getOpenApi: Route = {
+  operationId: 'openapi',
+  method: 'GET',
+  path: '/v1/openapi.json',
+  summary: 'This OpenAPI 3.1 document, generated from the JSON Schemas in schemas/ (no authentication)',
+  tag: 'Docs',
+  async handler(ctx, deps) {
+    openApiDocument ??= buildOpenApi(ROUTES, deps.version);
+    ctx.body = openApiDocument;
+  },
+};
+
+/** Every endpoint of the service. Routing, authentication and the OpenAPI document all read this list. */
+export const ROUTES: readonly Route[] = [postExtract, getHealth, getOpenApi, getErrorDocs, getLivez, getReadyz, getMetrics];

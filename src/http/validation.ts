@@ -1,0 +1,379 @@
+/**
+ * Request validation against the JSON Schemas in schemas/ (draft 2020-12), and the translation of
+ * the first schema violation into the error code the interface specification names for it.
+ *
+ * Two Ajv instances share the same schemas: bodies are JSON and keep their types, while query
+ * strings arrive as text and are coerced ('10' -> 10, 'true' -> true). Both fill in defaults.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Ajv2020, type AnySchemaObject, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import ajvFormats from 'ajv-formats';
+import ipaddr from 'ipaddr.js';
+import { SCHEMAS_DIR } from '../paths.js';
+import { isCountryCode } from './countries.js';
+import { ApiError, type ErrorCode, type ErrorDetails } from './errors.js';
+
+// ---------------------------------------------------------------------------------------------
+// Formats of our own. Each carries the noun an error reason uses ("must be <noun>").
+
+const HTTP_URL_START = /^https?:\/\/[^\s/?#]/i;
+const BARE_DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/i;
+const CIDR_PREFIX = /\/(?:0|[1-9]\d{0,2})$/;
+const TIME_SPAN = /^[1-9]\d{0,5}[smhdw]$/;
+const ALERT_CONDITION = /^[a-z][a-z0-9_]*\s*(?:>=|<=|==|!=|>|<)\s*-?\d+(?:\.\d+)?$/;
+const TEMPLATE_PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
+const WEBHOOK_PLACEHOLDERS: ReadonlySet<string> = new Set(['alert_name', 'message', 'timestamp', 'severity', 'metrics']);
+
+/** Absolute http(s) URL with a host. The prefix test keeps out what WHATWG URL would repair ('http:x', ' http://x'). */
+function isHttpUrl(s: string): boolean {
+  if (!HTTP_URL_START.test(s) || /\s/.test(s)) return false;
+  try {
+    return new URL(s).hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * CIDR range. ipaddr.js alone would accept IPv4 shorthands ('10.1/8', '167772161/8') and IPv6 zone
+ * ids, none of which belong in an allowlist, so IPv4 must be four decimal parts and '%' is refused.
+ */
+function isCidr(s: string): boolean {
+  if (!CIDR_PREFIX.test(s) || s.includes('%')) return false;
+  return ipaddr.IPv4.isValidCIDRFourPartDecimal(s) || ipaddr.IPv6.isValidCIDR(s);
+}
+
+function isPayloadTemplate(s: string): boolean {
+  return [...s.matchAll(TEMPLATE_PLACEHOLDER)].every((m) => WEBHOOK_PLACEHOLDERS.has(m[1] ?? ''));
+}
+
+const CUSTOM_FORMATS: Readonly<Record<string, { validate: (s: string) => boolean; noun: string }>> = {
+  'http-url': { validate: isHttpUrl, noun: 'an absolute http:// or https:// URL' },
+  'url-or-domain': {
+    validate: (s) => isHttpUrl(s) || BARE_DOMAIN.test(s),
+    noun: 'an http(s) URL or a bare domain such as example.com',
+  },
+  'country-code': { validate: isCountryCode, noun: 'an ISO 3166-1 alpha-2 country code such as US' },
+  cidr: { validate: isCidr, noun: 'a CIDR range such as 203.0.113.0/24 or 2001:db8::/32' },
+  'time-span': { validate: (s) => TIME_SPAN.test(s), noun: 'a duration such as 30s, 5m, 24h or 7d' },
+  'alert-condition': {
+    validate: (s) => ALERT_CONDITION.test(s),
+    noun: 'a comparison of a metric with a number, such as error_rate > 0.05',
+  },
+  'payload-template': {
+    validate: isPayloadTemplate,
+    noun: `a template whose placeholders are among ${[...WEBHOOK_PLACEHOLDERS].map((p) => `{{${p}}}`).join(', ')}`,
+  },
+};
+
+/** Standard formats the schemas use, taken from ajv-formats. */
+const STANDARD_FORMATS = ['date-time', 'hostname', 'uri'] as const;
+
+const FORMAT_NOUNS: Readonly<Record<string, string>> = {
+  'date-time': 'an ISO 8601 date-time such as 2025-01-31T12:00:00Z',
+  hostname: 'a host name such as example.com',
+  uri: 'a URI',
+  ...Object.fromEntries(Object.entries(CUSTOM_FORMATS).map(([name, f]) => [name, f.noun])),
+};
+
+/** Readable forms of the patterns the schemas use; others are quoted as they are. */
+const PATTERN_NOUNS: Readonly<Record<string, string>> = {
+  '\\S': 'a non-blank string',
+  '^[a-z][a-z0-9_]*$': 'a lower-case identifier (a-z, 0-9, _)',
+  '^[a-z][a-z0-9_-]*$': 'a lower-case name (a-z, 0-9, _, -)',
+  '^/': 'a path starting with /',
+};
+
+// ---------------------------------------------------------------------------------------------
+// Loading
+
+interface Registry {
+  readonly documents: ReadonlyMap<string, AnySchemaObject>;
+  readonly body: ReadonlyMap<string, ValidateFunction>;
+  readonly query: ReadonlyMap<string, ValidateFunction>;
+}
+
+let registry: Registry | undefined;
+
+function createAjv(coerceTypes: boolean): Ajv2020 {
+  // verbose: errors then carry the offending value and the schema it broke, which the mapping needs.
+  // strict: a typo in a schema (unknown keyword, format or type mix-up) fails at load, not in production.
+  // strictRequired is off because if/then requirements name properties declared beside the if, not in the then.
+  const ajv = new Ajv2020({
+    allErrors: false, useDefaults: true, coerceTypes, verbose: true, strict: true, strictRequired: false,
+  });
+  ajvFormats.default(ajv, [...STANDARD_FORMATS]);
+  for (const [name, format] of Object.entries(CUSTOM_FORMATS)) {
+    ajv.addFormat(name, { type: 'string', validate: format.validate });
+  }
+  return ajv;
+}
+
+function compileAll(ajv: Ajv2020, documents: ReadonlyMap<string, AnySchemaObject>): Map<string, ValidateFunction> {
+  ajv.addSchema([...documents.values()]);
+  const validators = new Map<string, ValidateFunction>();
+  for (const id of documents.keys()) {
+    const validate = ajv.getSchema(id);
+    if (!validate) throw new Error(`Schema ${id} did not compile`);
+    validators.set(id, validate);
+  }
+  return validators;
+}
+
+/** Reads and compiles every schema once, on first use. */
+function load(): Registry {
+  if (registry) return registry;
+  const documents = new Map<string, AnySchemaObject>();
+  for (const file of fs.readdirSync(SCHEMAS_DIR).filter((f) => f.endsWith('.json')).sort()) {
+    const id = file.slice(0, -'.json'.length);
+    const schema = JSON.parse(fs.readFileSync(path.join(SCHEMAS_DIR, file), 'utf8')) as AnySchemaObject;
+    if (schema.$id !== id) throw new Error(`${file}: $id must be "${id}", found ${JSON.stringify(schema.$id)}`);
+    documents.set(id, schema);
+  }
+  registry = { documents, body: compileAll(createAjv(false), documents), query: compileAll(createAjv(true), documents) };
+  return registry;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Public API
+
+/**
+ * Validates a JSON request body and returns it with defaults filled in (the object is updated in
+ * place). A request without a body counts as `{}`, so that a missing required field is reported by name.
+ */
+export function validateBody<T>(schemaId: string, data: unknown): T {
+  return run(load().body, schemaId, data === undefined ? {} : data, 'body') as T;
+}
+
+/**
+ * Validates a parsed query string and returns a coerced copy with defaults filled in. The copy
+ * matters: Koa caches ctx.query, and its values must stay the strings its type promises.
+ */
+export function validateQuery<T>(schemaId: string, data: unknown): T {
+  const copy = isRecord(data) ? { ...data } : data;
+  return run(load().query, schemaId, copy, 'query') as T;
+}
+
+/** Every schema by id, as written in schemas/ (copies: callers may change them freely). */
+export function schemaDocuments(): Record<string, object> {
+  return Object.fromEntries([...load().documents].map(([id, schema]) => [id, structuredClone(schema)]));
+}
+
+function run(validators: ReadonlyMap<string, ValidateFunction>, schemaId: string, data: unknown, root: string): unknown {
+  const validate = validators.get(schemaId);
+  if (!validate) throw new Error(`Unknown schema id: ${schemaId}`);
+  if (validate(data)) return data;
+  const first = validate.errors?.[0];
+  if (!first) throw new Error(`Schema ${schemaId} rejected the data without saying why`);
+  return raise(toProblem(first), root);
+}
+
+// ---------------------------------------------------------------------------------------------
+// From an AJV error to an ApiError
+
+/** An AJV error restated in request terms: which field, what it held, and the field's schema. */
+interface Problem {
+  readonly keyword: string;
+  /** Path of the offending field from the root, e.g. ['options', 'timeout'] or ['sources', '3']. */
+  readonly path: readonly string[];
+  /** false when the field is missing. */
+  readonly present: boolean;
+  readonly value: unknown;
+  /** The field's own schema, when known (not for unknown fields). */
+  readonly schema: AnySchemaObject | undefined;
+  /** AJV's keyword parameters, e.g. { limit: 500 } for maxLength. */
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly ajvMessage: string | undefined;
+}
+
+function toProblem(error: ErrorObject): Problem {
+  const at = error.instancePath === ''
+    ? []
+    : error.instancePath.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const params = error.params as Record<string, unknown>;
+  const common = { keyword: error.keyword, params, ajvMessage: error.message };
+  if (error.keyword === 'required') {
+    const name = String(params.missingProperty);
+    const properties = error.parentSchema?.properties as Record<string, AnySchemaObject> | undefined;
+    return { ...common, path: [...at, name], present: false, value: undefined, schema: properties?.[name] };
+  }
+  if (error.keyword === 'additionalProperties') {
+    const name = String(params.additionalProperty);
+    const value = isRecord(error.data) ? error.data[name] : undefined;
+    return { ...common, path: [...at, name], present: true, value, schema: undefined };
+  }
+  return { ...common, path: at, present: true, value: error.data, schema: error.parentSchema };
+}
+
+/**
+ * Fields whose errors have a code of their own in the specification (7.3), keyed by their dotted
+ * path. Keyed by field rather than by schema so that every schema with such a field behaves alike.
+ */
+const SPECIFIC_ERRORS: Readonly<Record<string, (p: Problem, parameter: string) => ApiError>> = {
+  query: queryError,
+  q: queryError,
+  max_results: (p, parameter) => new ApiError('INVALID_MAX_RESULTS', compact({
+    parameter,
+    min_value: p.schema?.minimum,
+    max_value: p.schema?.maximum,
+    provided: provided(p),
+  })),
+  language: (p, parameter) => enumError('INVALID_LANGUAGE', p, parameter),
+  format: (p, parameter) => enumError('INVALID_FORMAT', p, parameter),
+  country: (p, parameter) => new ApiError('INVALID_COUNTRY', compact({
+    parameter,
+    provided: provided(p),
+    format: 'ISO 3166-1 alpha-2',
+  })),
+  url: (p, parameter) => new ApiError(
+    'URL_INVALID',
+    { url: provided(p) ?? null, expected_format: 'absolute http:// or https:// URL' },
+    p.present ? undefined : `The ${parameter} parameter is required.`,
+  ),
+};
+
+function raise(p: Problem, root: string): never {
+  const parameter = dotted(p.path);
+  // An unknown field is never a bad value of a known one, whatever its name.
+  const specific = p.keyword !== 'additionalProperties' && Object.hasOwn(SPECIFIC_ERRORS, parameter)
+    ? SPECIFIC_ERRORS[parameter]
+    : undefined;
+  if (specific) throw specific(p, parameter);
+  const name = parameter || root;
+  const reason = reasonFor(p);
+  throw new ApiError('INVALID_PARAMETER', compact({ parameter: name, reason, provided: provided(p) }), `${name} ${reason}`);
+}
+
+function queryError(p: Problem, parameter: string): ApiError {
+  const limit = typeof p.params.limit === 'number' ? p.params.limit : undefined;
+  if (p.keyword === 'minLength') {
+    return new ApiError('QUERY_TOO_SHORT', { min_length: limit, provided_length: charCount(p.value) });
+  }
+  if (p.keyword === 'maxLength') {
+    return new ApiError('QUERY_TOO_LONG', { max_length: limit, provided_length: charCount(p.value) });
+  }
+  const min = typeof p.schema?.minLength === 'number' ? p.schema.minLength : 0;
+  const max = typeof p.schema?.maxLength === 'number' ? `-${p.schema.maxLength}` : '+';
+  const details = { parameter, expected: `string (${min}${max} characters)` };
+  if (!p.present) {
+    return new ApiError('QUERY_REQUIRED', { ...details, provided: null }, `The ${parameter} parameter is required.`);
+  }
+  if (p.keyword === 'type') {
+    return new ApiError('QUERY_REQUIRED', { ...details, provided: jsonType(p.value) }, `The ${parameter} parameter must be a string.`);
+  }
+  // What remains is the non-blank pattern: whitespace alone is no query at all.
+  return new ApiError('QUERY_REQUIRED', compact({ ...details, provided: provided(p) }), `The ${parameter} parameter must not be blank.`);
+}
+
+function enumError(code: ErrorCode, p: Problem, parameter: string): ApiError {
+  // The supported values come from the field's own schema: search and extract allow different formats.
+  return new ApiError(code, compact({ parameter, provided: provided(p), supported: p.schema?.enum }));
+}
+
+/** Human text for INVALID_PARAMETER, phrased to follow the parameter name. */
+function reasonFor(p: Problem): string {
+  const limit = typeof p.params.limit === 'number' ? p.params.limit : 0;
+  switch (p.keyword) {
+    case 'required':
+      return 'is required';
+    case 'additionalProperties':
+      return 'is not allowed';
+    case 'minLength':
+      return limit === 1 ? 'must not be empty' : `must be at least ${limit} characters long`;
+    case 'maxLength':
+      return `must be at most ${limit} characters long`;
+    case 'minItems':
+      return `must contain at least ${plural(limit, 'item')}`;
+    case 'maxItems':
+      return `must contain at most ${plural(limit, 'item')}`;
+    case 'uniqueItems':
+      return 'must not contain duplicates';
+    case 'minProperties':
+      return `must contain at least one of: ${Object.keys(p.schema?.properties ?? {}).join(', ')}`;
+    default: {
+      const noun = p.schema ? describe(p.schema) : undefined;
+      return noun ? `must be ${noun}` : (p.ajvMessage ?? 'is invalid');
+    }
+  }
+}
+
+/** What a value of this schema looks like, as a noun phrase ("an integer from 1 to 60"). */
+function describe(schema: AnySchemaObject): string | undefined {
+  if (Array.isArray(schema.enum)) return `one of: ${schema.enum.join(', ')}`;
+  if ('const' in schema) return JSON.stringify(schema.const);
+  switch (schema.type) {
+    case 'integer':
+      return `an integer${range(schema.minimum, schema.maximum, '')}`;
+    case 'number':
+      return `a number${range(schema.minimum, schema.maximum, '')}`;
+    case 'boolean':
+      return 'true or false';
+    case 'array':
+      return 'an array';
+    case 'object':
+      return 'an object';
+    case 'string': {
+      if (typeof schema.format === 'string') return FORMAT_NOUNS[schema.format] ?? `a string in ${schema.format} format`;
+      const base = typeof schema.pattern === 'string'
+        ? (PATTERN_NOUNS[schema.pattern] ?? `a string matching ${schema.pattern}`)
+        : 'a string';
+      return base + range(schema.minLength, schema.maxLength, ' characters');
+    }
+    default:
+      return undefined;
+  }
+}
+
+function range(min: unknown, max: unknown, unit: string): string {
+  const hasMin = typeof min === 'number';
+  const hasMax = typeof max === 'number';
+  if (hasMin && hasMax) return ` from ${min} to ${max}${unit}`;
+  if (hasMin) return ` of at least ${min}${unit}`;
+  if (hasMax) return ` of at most ${max}${unit}`;
+  return '';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers
+
+/**
+ * Values echoed back in `details` are capped, so a 10 MB field is not sent back to its sender; the
+ * cap leaves room for the longest URL we accept (2048 characters) with its JSON escaping.
+ */
+const MAX_ECHO_CHARS = 4096;
+
+function provided(p: Problem): unknown {
+  if (!p.present) return undefined;
+  const text = JSON.stringify(p.value);
+  return text !== undefined && text.length <= MAX_ECHO_CHARS ? p.value : undefined;
+}
+
+/** Drops absent fields, so that `details` never carries an explicit undefined. */
+function compact(details: ErrorDetails): ErrorDetails {
+  return Object.fromEntries(Object.entries(details).filter(([, v]) => v !== undefined));
+}
+
+/** 'options.timeout', 'sources[3]'; '' for the root. */
+function dotted(segments: readonly string[]): string {
+  return segments.reduce((acc, s) => (/^\d+$/.test(s) ? `${acc}[${s}]` : acc ? `${acc}.${s}` : s), '');
+}
+
+/** Length in characters (code points), as the schema's minLength/maxLength count it. */
+function charCount(value: unknown): number {
+  return typeof value === 'string' ? [...value].length : 0;
+}
+
+/** typeof, with JSON's names for null and arrays. */
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  return Array.isArray(value) ? 'array' : typeof value;
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,7 @@
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+/** The repository root, found from this module's place in the build output (dist/src/paths.js). */
+export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export const SCHEMAS_DIR = path.join(PROJECT_ROOT, 'schemas');

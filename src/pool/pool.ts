@@ -1,0 +1,57 @@
+import { Piscina } from 'piscina';
+import type { Metrics, PoolStats } from '../metrics/metrics.js';
+import type { CleanHtmlInput, CleanHtmlOutput } from '../../workers/pool/clean-html.js';
+
+/** Task name → its input and output. Tasks are pure named exports of workers/pool/tasks.ts. */
+interface PoolTasks {
+  cleanHtml: { input: CleanHtmlInput; output: CleanHtmlOutput };
+}
+
+export interface CpuPool {
+  run<K extends keyof PoolTasks>(task: K, input: PoolTasks[K]['input']): Promise<PoolTasks[K]['output']>;
+  stats(): PoolStats;
+  close(): Promise<void>;
+}
+
+/** A task ran past its time limit and was stopped; its thread was replaced. */
+export class TaskTimeoutError extends Error {
+  constructor(readonly task: string, readonly timeoutMs: number) {
+    super(`pool task ${task} took longer than ${timeoutMs} ms`);
+    this.name = 'TaskTimeoutError';
+  }
+}
+
+const TASKS_FILE = new URL('../../workers/pool/tasks.js', import.meta.url).href;
+
+/**
+ * The Piscina pool for CPU-bound work. Each task has a time limit: a runaway task (a
+ * pathological page) is aborted, which terminates its thread; Piscina starts a fresh one and
+ * the pool keeps serving.
+ */
+export function createCpuPool(options: { threads: number; taskTimeoutMs: number; metrics?: Metrics }): CpuPool {
+  const piscina = new Piscina({
+    filename: TASKS_FILE,
+    minThreads: 1,
+    maxThreads: options.threads,
+    idleTimeout: 30_000,
+    // A bounded queue pushes back on callers instead of buffering without limit.
+    maxQueue: options.threads * 64,
+  });
+  return {
+    async run(task, input) {
+      const stop = options.metrics?.poolTaskDuration.startTimer({ task });
+      try {
+        return await piscina.run(input, { name: task, signal: AbortSignal.timeout(options.taskTimeoutMs) });
+      } catch (error) {
+        if (error instanceof Error && error.name === 'AbortError') {
+          throw new TaskTimeoutError(task, options.taskTimeoutMs);
+        }
+        throw error;
+      } finally {
+        stop?.();
+      }
+    },
+    stats: () => ({ utilization: piscina.utilization, queueSize: piscina.queueSize, threads: piscina.threads.length }),
+    close: () => piscina.destroy(),
+  };
+}

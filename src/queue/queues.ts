@@ -1,0 +1,48 @@
+import { Queue, QueueEvents, type ConnectionOptions, type JobsOptions } from 'bullmq';
+
+export const QUEUE_NAMES = ['search', 'extract', 'validate'] as const;
+export type QueueName = (typeof QUEUE_NAMES)[number];
+
+/** What every job carries: the request that caused it, so logs and results join up. */
+export interface JobEnvelope<T> {
+  request_id: string;
+  principal_id: string | null;
+  input: T;
+}
+
+/**
+ * Transient failures (a 5xx upstream, a lost connection) retry with exponential backoff;
+ * permanent ones are marked unrecoverable by the worker and never retried. Finished jobs stay
+ * long enough for the waiting request to read them: removing them at once races the waiter.
+ */
+export const DEFAULT_JOB_OPTIONS: JobsOptions = {
+  attempts: 3,
+  backoff: { type: 'exponential', delay: 500 },
+  removeOnComplete: { age: 3600, count: 10_000 },
+  removeOnFail: { age: 24 * 3600, count: 10_000 },
+};
+
+export type Queues = Record<QueueName, Queue>;
+export type QueueEventsByName = Record<QueueName, QueueEvents>;
+
+export function createQueues(connection: ConnectionOptions, prefix: string): Queues {
+  const make = (name: QueueName) => new Queue(name, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+  return { search: make('search'), extract: make('extract'), validate: make('validate') };
+}
+
+export function createQueueEvents(connection: ConnectionOptions, prefix: string): QueueEventsByName {
+  const make = (name: QueueName) => new QueueEvents(name, { connection, prefix });
+  return { search: make('search'), extract: make('extract'), validate: make('validate') };
+}
+
+const COUNTED_STATES = ['waiting', 'active', 'delayed', 'failed', 'completed'] as const;
+
+export async function queueDepths(queues: Queues): Promise<Array<{ queue: QueueName; state: string; count: number }>> {
+  const rows = await Promise.all(
+    QUEUE_NAMES.map(async (name) => {
+      const counts = await queues[name].getJobCounts(...COUNTED_STATES);
+      return COUNTED_STATES.map((state) => ({ queue: name, state, count: counts[state] ?? 0 }));
+    }),
+  );
+  return rows.flat();
+}

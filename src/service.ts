@@ -1,0 +1,129 @@
+import type { Config } from './config.js';
+import type { Logger } from './log/logger.js';
+import { createMetrics, type Role } from './metrics/metrics.js';
+import { openStorage } from './storage/connection.js';
+import { migrateToLatest } from './storage/migrate.js';
+import { openRedis, redisOptions } from './redis/connection.js';
+import { createQueueEvents, createQueues, queueDepths, QUEUE_NAMES } from './queue/queues.js';
+import { createCpuPool, type CpuPool } from './pool/pool.js';
+import { HealthMonitor } from './monitor/health.js';
+import { AuditWriter } from './monitor/audit-writer.js';
+import { listWorkers } from './monitor/worker-registry.js';
+import { ensureMasterKeyHash } from './auth/master-key.js';
+import { masterKeyAuthenticator } from './auth/authenticator.js';
+import { createApp } from './http/app.js';
+import { listen, type HttpServer } from './http/server.js';
+import { createProbeServer } from './monitor/probe-server.js';
+import { startWorkers, type RunningWorkers } from '../workers/runtime.js';
+import { VERSION } from './version.js';
+
+export interface RunningService {
+  /** Where the API (role all/api) or the probe server (role worker) listens. */
+  readonly url: string;
+  /** Graceful stop: drain requests, finish or hand back jobs, close every connection. */
+  close(): Promise<void>;
+}
+
+const HEALTH_PROBE_INTERVAL_MS = 10_000;
+
+/**
+ * The one wiring place of a process. Role `all` runs API, workers and pool together (the
+ * single-machine default); `api` runs the HTTP edge only; `worker` runs queue workers and the
+ * pool with a small probe/metrics server, so workers scale out on other hosts.
+ */
+export async function startService(config: Config, role: Role, logger: Logger): Promise<RunningService> {
+  const storage = openStorage(config.databaseUrl, config.databasePoolSize);
+  const applied = await migrateToLatest(storage.db);
+  if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
+
+  const redis = openRedis(config.redisUrl);
+  const connection = redisOptions(config.redisUrl);
+  const queues = createQueues(connection, config.queuePrefix);
+  const heartbeatMs = config.workerHeartbeatMs;
+
+  let pool: CpuPool | undefined;
+  let workers: RunningWorkers | undefined;
+  const metrics = createMetrics(role, {
+    queueDepths: () => queueDepths(queues),
+    ...(role !== 'api' ? { poolStats: () => pool!.stats() } : {}),
+    ...(role !== 'worker'
+      ? { workersAlive: async () => (await listWorkers(redis, config.queuePrefix, heartbeatMs)).filter((w) => w.status === 'alive').length }
+      : {}),
+  });
+  if (role !== 'api') {
+    pool = createCpuPool({ threads: config.poolSize, taskTimeoutMs: config.poolTaskTimeoutMs, metrics });
+    workers = startWorkers({ config, logger, metrics, pool, db: storage.db, redis, connection });
+  }
+
+  const health = new HealthMonitor({ version: VERSION, region: config.region, queuePrefix: config.queuePrefix, heartbeatMs, redis, storage, queues });
+  const shutdown = new AbortController();
+  let accepting = true;
+  let http: HttpServer;
+  let closeApi = async (): Promise<void> => undefined;
+
+  if (role === 'worker') {
+    http = await createProbeServer(config, { metrics, health, accepting: () => accepting });
+  } else {
+    const queueEvents = createQueueEvents(connection, config.queuePrefix);
+    await Promise.all(QUEUE_NAMES.map((name) => queueEvents[name].waitUntilReady()));
+    const masterKeyHash = await ensureMasterKeyHash(storage.db, config.masterApiKey, logger);
+    const auditWriter = new AuditWriter(storage.db, logger);
+    health.start(HEALTH_PROBE_INTERVAL_MS);
+    const app = createApp({
+      config,
+      logger,
+      metrics,
+      storage,
+      redis,
+      queues,
+      queueEvents,
+      health,
+      auditWriter,
+      authenticator: masterKeyAuthenticator(masterKeyHash, config.rateLimitPerMinute),
+      version: VERSION,
+      shutdownSignal: shutdown.signal,
+      accepting: () => accepting,
+    });
+    http = await listen(config, app.callback());
+    closeApi = async () => {
+      await auditWriter.close();
+      await Promise.all(QUEUE_NAMES.map((name) => queueEvents[name].close()));
+    };
+  }
+  logger.info({ url: http.url, role, version: VERSION, pool_threads: pool ? config.poolSize : 0 }, `listening on ${http.url}`);
+
+  let closing: Promise<void> | undefined;
+  const close = async (): Promise<void> => {
+    accepting = false;
+    const deadline = Date.now() + config.shutdownTimeoutMs;
+    // Requests first, while our own workers still run: a request waiting on a job gets its answer.
+    if (!(await http.drain(deadline - 2000))) {
+      logger.warn({ in_flight: http.inFlight() }, 'drain time-out: answering waiting requests with SERVICE_UNAVAILABLE');
+      shutdown.abort();
+      await http.drain(deadline - 1000);
+      http.closeAll();
+    }
+    health.stop();
+    if (workers) {
+      // Finish active jobs; past the deadline abandon them: their locks expire and another worker takes them.
+      const graceful = workers.close(false).then(() => true);
+      const remaining = Math.max(0, deadline - Date.now());
+      const finished = await Promise.race([graceful, new Promise<false>((resolve) => setTimeout(() => resolve(false), remaining).unref())]);
+      if (!finished) {
+        logger.warn('jobs still active at the deadline: handing them back to the queue');
+        await workers.close(true);
+      }
+    }
+    await closeApi();
+    await Promise.all(QUEUE_NAMES.map((name) => queues[name].close()));
+    await pool?.close();
+    redis.disconnect();
+    await storage.close();
+    logger.info('shut down cleanly');
+  };
+
+  return {
+    url: http.url,
+    close: () => (closing ??= close()),
+  };
+}

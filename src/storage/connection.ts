@@ -1,0 +1,46 @@
+import { createPool, type Pool } from 'mysql2';
+import { Kysely, MysqlDialect } from 'kysely';
+import type { Database } from './schema.js';
+
+export interface Storage {
+  readonly db: Kysely<Database>;
+  /** Connections in use and the pool's ceiling, for health and metrics. */
+  poolUsage(): { inUse: number; open: number; limit: number };
+  close(): Promise<void>;
+}
+
+/** mysql2 keeps its connection lists private; reading them is the only way to see pool use. */
+interface PoolInternals {
+  _allConnections?: { length: number };
+  _freeConnections?: { length: number };
+}
+
+export function openStorage(databaseUrl: string, connectionLimit: number): Storage {
+  const url = new URL(databaseUrl);
+  const pool: Pool = createPool({
+    host: url.hostname,
+    port: url.port ? Number(url.port) : 3306,
+    user: decodeURIComponent(url.username) || 'root',
+    password: decodeURIComponent(url.password),
+    database: url.pathname.replace(/^\//, '') || 'test',
+    connectionLimit,
+    waitForConnections: true,
+    // Datetimes are stored and read as UTC whatever the server's time zone is.
+    timezone: 'Z',
+    dateStrings: false,
+    supportBigNumbers: true,
+    connectTimeout: 5000,
+    enableKeepAlive: true,
+  });
+  const db = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
+  return {
+    db,
+    poolUsage() {
+      const internals = pool as unknown as PoolInternals;
+      const open = internals._allConnections?.length ?? 0;
+      const free = internals._freeConnections?.length ?? 0;
+      return { inUse: open - free, open, limit: connectionLimit };
+    },
+    close: () => db.destroy(),
+  };
+}

@@ -1,0 +1,10 @@
+import type { Job } from 'bullmq';
+import { extractPage, type ExtractDeps } from '../src/extract/extract-page.js';
+import type { ExtractRequest, ExtractResult } from '../src/extract/types.js';
+import type { JobEnvelope } from '../src/queue/queues.js';
+
+/** BullMQ processor of the extract queue: job data in, result out. */
+export function createExtractProcessor(deps: ExtractDeps) {
+  return (job: Job<JobEnvelope<ExtractRequest>>): Promise<ExtractResult> =>
+    extractPage(deps, job.data.request_id, job.data.input);
+}
