@@ -24,7 +24,7 @@ export interface Config {
   readonly workerHeartbeatMs: number;
   readonly maxBodyBytes: number;
   readonly rateLimitPerMinute: number;
-  readonly timeouts: { readonly searchS: number; readonly extractS: number; readonly validateS: number };
+  readonly timeouts: { readonly searchS: number; readonly validateS: number };
   readonly fetch: {
     readonly allowedCidrs: readonly string[];
     readonly userAgent: string;
@@ -142,7 +142,6 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     timeouts: {
       searchS: integer(env, 'SEARCH_TIMEOUT_S', 15, 1, 300),
-      extractS: integer(env, 'EXTRACT_TIMEOUT_S', 30, 1, 300),
       validateS: integer(env, 'VALIDATE_TIMEOUT_S', 30, 1, 300),
     },
     fetch: {

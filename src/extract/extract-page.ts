@@ -21,23 +21,17 @@ export interface ExtractDeps {
 }
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
-const DEFAULT_FETCH_TIMEOUT_S = 15;
 const WORDS_PER_MINUTE = 230;
-
-export function fetchTimeoutSeconds(request: ExtractRequest): number {
-  return request.options?.timeout ?? DEFAULT_FETCH_TIMEOUT_S;
-}
 
 /** Fetch → decode → clean in the pool → store → the result of section 2.2. */
 export async function extractPage(deps: ExtractDeps, requestId: string, request: ExtractRequest): Promise<ExtractResult> {
   const page = await deps.fetchLimit(() => timedFetch(deps, request));
   const html = decodeBody(page.body, page.charset);
-  const format = request.format ?? 'markdown';
 
   let cleaned: CleanHtmlOutput;
   if (HTML_TYPES.has(page.contentType)) {
     try {
-      cleaned = await deps.pool.run('cleanHtml', { html, url: page.finalUrl, format });
+      cleaned = await deps.pool.run('cleanHtml', { html, url: page.finalUrl, format: request.format });
     } catch (error) {
       if (error instanceof TaskTimeoutError) throw new ApiError('EXTRACTION_FAILED', { reason: 'page too complex: processing time limit reached' });
       throw error;
@@ -49,9 +43,10 @@ export async function extractPage(deps: ExtractDeps, requestId: string, request:
   }
 
   const text = cleaned.blocks.map((b) => b.text).join('\n\n');
-  const minLength = request.options?.min_content_length ?? 1;
-  if (text.trim().length < minLength) {
-    throw new ApiError('EXTRACTION_FAILED', { reason: text.trim() ? `content shorter than min_content_length (${minLength})` : 'no main content found' });
+  const length = text.trim().length;
+  if (length === 0) throw new ApiError('EXTRACTION_FAILED', { reason: 'no main content found' });
+  if (length < request.options.min_content_length) {
+    throw new ApiError('EXTRACTION_FAILED', { reason: `content shorter than min_content_length (${length} < ${request.options.min_content_length})` });
   }
 
   await insertExtraction(deps.db, {
@@ -74,7 +69,7 @@ export async function extractPage(deps: ExtractDeps, requestId: string, request:
     url: request.url,
     final_url: page.finalUrl,
     content: cleaned.content,
-    ...(request.include_metadata === false
+    ...(!request.include_metadata
       ? {}
       : {
           metadata: {
@@ -96,7 +91,7 @@ async function timedFetch(deps: ExtractDeps, request: ExtractRequest): Promise<F
   const stop = deps.metrics?.fetchDuration.startTimer();
   try {
     const page = await fetchPage(request.url, {
-      timeoutMs: fetchTimeoutSeconds(request) * 1000,
+      timeoutMs: request.options.timeout * 1000,
       maxBytes: deps.config.fetch.maxBytes,
       maxRedirects: deps.config.fetch.maxRedirects,
       userAgent: deps.config.fetch.userAgent,

@@ -1,14 +1,14 @@
 import type { OutputFormat } from '../../workers/pool/clean-html.js';
 
-/** Body of POST /v1/extract after validation against schemas/extract.request.json. */
+/** Body of POST /v1/extract after validation against schemas/extract.request.json (defaults applied). */
 export interface ExtractRequest {
   url: string;
-  format?: OutputFormat;
-  include_metadata?: boolean;
-  extract_images?: boolean;
-  extract_links?: boolean;
-  clean_html?: boolean;
-  options?: { timeout?: number; preserve_formatting?: boolean; min_content_length?: number };
+  format: OutputFormat;
+  include_metadata: boolean;
+  extract_images: boolean;
+  extract_links: boolean;
+  clean_html: boolean;
+  options: { timeout: number; preserve_formatting: boolean; min_content_length: number };
 }
 
 /** Section 2.2 of the interface specification, plus the URLs involved and optional links. */

@@ -152,7 +152,7 @@ export function validateBody<T>(schemaId: string, data: unknown): T {
  */
 export function validateQuery<T>(schemaId: string, data: unknown): T {
   const copy = isRecord(data) ? { ...data } : data;
-  return run(load().query, schemaId, copy, 'query') as T;
+  return run(load().query, schemaId, copy, 'querystring') as T;
 }
 
 /** Every schema by id, as written in schemas/ (copies: callers may change them freely). */
@@ -304,9 +304,9 @@ function describe(schema: AnySchemaObject): string | undefined {
   if ('const' in schema) return JSON.stringify(schema.const);
   switch (schema.type) {
     case 'integer':
-      return `an integer${range(schema.minimum, schema.maximum, '')}`;
+      return `an integer${range(schema.minimum, schema.maximum)}`;
     case 'number':
-      return `a number${range(schema.minimum, schema.maximum, '')}`;
+      return `a number${range(schema.minimum, schema.maximum)}`;
     case 'boolean':
       return 'true or false';
     case 'array':
@@ -325,10 +325,11 @@ function describe(schema: AnySchemaObject): string | undefined {
   }
 }
 
-function range(min: unknown, max: unknown, unit: string): string {
+/** ' from 1 to 60' for values, ' of 1 to 500 characters' for lengths. */
+function range(min: unknown, max: unknown, unit = ''): string {
   const hasMin = typeof min === 'number';
   const hasMax = typeof max === 'number';
-  if (hasMin && hasMax) return ` from ${min} to ${max}${unit}`;
+  if (hasMin && hasMax) return ` ${unit ? 'of' : 'from'} ${min} to ${max}${unit}`;
   if (hasMin) return ` of at least ${min}${unit}`;
   if (hasMax) return ` of at most ${max}${unit}`;
   return '';

@@ -2,7 +2,6 @@ import { validateBody } from '../validation.js';
 import { ApiError } from '../errors.js';
 import { respond } from '../context.js';
 import { runJob } from '../../queue/run-job.js';
-import { fetchTimeoutSeconds } from '../../extract/extract-page.js';
 import type { ExtractRequest, ExtractResult } from '../../extract/types.js';
 import type { Route } from './route.js';
 
@@ -20,7 +19,7 @@ export const postExtract: Route = {
   response: 'extract.response',
   async handler(ctx, deps) {
     const input = validateBody<ExtractRequest>('extract.request', ctx.request.body ?? {});
-    const timeoutSeconds = Math.min(deps.config.timeouts.extractS, fetchTimeoutSeconds(input) + PROCESSING_ALLOWANCE_S);
+    const timeoutSeconds = input.options.timeout + PROCESSING_ALLOWANCE_S;
     const result = await runJob<ExtractRequest, ExtractResult>(
       deps.queues.extract,
       deps.queueEvents.extract,
