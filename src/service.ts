@@ -104,15 +104,8 @@ export async function startService(config: Config, role: Role, logger: Logger): 
       http.closeAll();
     }
     health.stop();
-    if (workers) {
-      // Finish active jobs; past the deadline abandon them: their locks expire and another worker takes them.
-      const graceful = workers.close(false).then(() => true);
-      const remaining = Math.max(0, deadline - Date.now());
-      const finished = await Promise.race([graceful, new Promise<false>((resolve) => setTimeout(() => resolve(false), remaining).unref())]);
-      if (!finished) {
-        logger.warn('jobs still active at the deadline: handing them back to the queue');
-        await workers.close(true);
-      }
+    if (workers && !(await workers.close(deadline))) {
+      logger.warn('jobs still active at the deadline: handed back to the queue');
     }
     await closeApi();
     await Promise.all(QUEUE_NAMES.map((name) => queues[name].close()));

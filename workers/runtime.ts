@@ -24,26 +24,26 @@ export interface WorkerDeps {
 }
 
 export interface RunningWorkers {
-  /** Stops taking jobs and waits for the active ones; `force` abandons them to be picked up again. */
-  close(force?: boolean): Promise<void>;
+  /**
+   * Stops taking jobs and waits until the active ones finish or `deadline` (epoch ms) passes;
+   * jobs still running then are abandoned: their locks lapse and another worker takes them.
+   * Resolves true when every active job finished.
+   */
+  close(deadline: number): Promise<boolean>;
 }
 
-type Processor = (job: Job) => Promise<unknown>;
+export type Processor = (job: Job) => Promise<unknown>;
 
-/**
- * Starts the BullMQ workers of every queue that has a processor. Errors leave a job in the
- * form the waiting request understands: an ApiError is serialised into the failure reason; a
- * non-retryable one becomes UnrecoverableError so BullMQ does not retry it; anything
- * unexpected is logged with an incident id and retried with backoff.
- */
+/** Starts the BullMQ workers of every queue that has a processor, and the liveness heartbeat. */
 export function startWorkers(deps: WorkerDeps): RunningWorkers {
   const fetchLimit = pLimit(deps.config.fetch.concurrency);
   const processors: Partial<Record<QueueName, Processor>> = {
     extract: createExtractProcessor({ config: deps.config, pool: deps.pool, db: deps.db, fetchLimit, metrics: deps.metrics }) as Processor,
   };
 
+  const counter = { active: 0 };
   const workers = Object.entries(processors).map(([queue, processor]) => {
-    const worker = new Worker(queue, wrap(queue, processor, deps), {
+    const worker = new Worker(queue, wrapProcessor(queue, processor, deps, counter), {
       connection: deps.connection,
       prefix: deps.config.queuePrefix,
       concurrency: deps.config.workerConcurrency,
@@ -52,49 +52,63 @@ export function startWorkers(deps: WorkerDeps): RunningWorkers {
     return worker;
   });
 
-  let active = 0;
   const heartbeat = startHeartbeat(deps.redis, deps.config.queuePrefix, deps.config.workerHeartbeatMs, () => ({
     queues: Object.keys(processors),
     concurrency: deps.config.workerConcurrency,
-    active_jobs: active,
+    active_jobs: counter.active,
     pool: deps.pool.stats(),
   }));
 
-  function wrap(queue: string, processor: Processor, { logger, metrics }: WorkerDeps): Processor {
-    return async (job) => {
-      active++;
-      const stop = metrics.jobDuration.startTimer({ queue });
-      const log = logger.child({ request_id: (job.data as { request_id?: string }).request_id, job_id: job.id, queue });
-      try {
-        const result = await processor(job);
-        stop({ outcome: 'completed' });
-        metrics.jobs.inc({ queue, outcome: 'completed' });
-        return result;
-      } catch (error) {
-        const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-        if (error instanceof ApiError) {
-          const final = !error.retryable || lastAttempt;
-          stop({ outcome: final ? 'failed' : 'retried' });
-          metrics.jobs.inc({ queue, outcome: final ? 'failed' : 'retried' });
-          log.info({ code: error.code, details: error.details }, 'job failed');
-          const reason = JSON.stringify(error.toJSON());
-          throw error.retryable ? new Error(reason) : new UnrecoverableError(reason);
-        }
-        const incident = randomUUID();
-        stop({ outcome: lastAttempt ? 'failed' : 'retried' });
-        metrics.jobs.inc({ queue, outcome: lastAttempt ? 'failed' : 'retried' });
-        log.error({ err: error, incident_id: incident }, 'job crashed');
-        throw new Error(JSON.stringify(new ApiError('INTERNAL_SERVER_ERROR', { incident_id: incident }).toJSON()));
-      } finally {
-        active--;
-      }
-    };
-  }
-
   return {
-    async close(force = false) {
-      await Promise.all(workers.map((w) => w.close(force)));
+    async close(deadline) {
+      // BullMQ's close() joins an earlier close in progress, so "graceful, then forced" must be
+      // decided once: stop fetching, wait for the active jobs up to the deadline, then close.
+      await Promise.all(workers.map((w) => w.pause(true)));
+      while (counter.active > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      const finished = counter.active === 0;
+      await Promise.all(workers.map((w) => w.close(!finished)));
       await heartbeat.stop(true);
+      return finished;
     },
+  };
+}
+
+/**
+ * Leaves a failed job in the form the waiting request understands: an ApiError is serialised
+ * into the failure reason, and a non-retryable one becomes UnrecoverableError so BullMQ does
+ * not retry it; anything unexpected is logged with an incident id and retried with backoff.
+ */
+export function wrapProcessor(
+  queue: string,
+  processor: Processor,
+  { logger, metrics }: Pick<WorkerDeps, 'logger' | 'metrics'>,
+  counter: { active: number },
+): Processor {
+  return async (job) => {
+    counter.active++;
+    const stop = metrics.jobDuration.startTimer({ queue });
+    const log = logger.child({ request_id: (job.data as { request_id?: string }).request_id, job_id: job.id, queue });
+    try {
+      const result = await processor(job);
+      stop({ outcome: 'completed' });
+      metrics.jobs.inc({ queue, outcome: 'completed' });
+      return result;
+    } catch (error) {
+      const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      const known = error instanceof ApiError;
+      const outcome = (known ? error.retryable : true) && !lastAttempt ? 'retried' : 'failed';
+      stop({ outcome });
+      metrics.jobs.inc({ queue, outcome });
+      if (known) {
+        log.info({ code: error.code, details: error.details, outcome }, 'job failed');
+        const reason = JSON.stringify(error.toJSON());
+        throw error.retryable ? new Error(reason) : new UnrecoverableError(reason);
+      }
+      const incident = randomUUID();
+      log.error({ err: error, incident_id: incident, outcome }, 'job crashed');
+      throw new Error(JSON.stringify(new ApiError('INTERNAL_SERVER_ERROR', { incident_id: incident }).toJSON()));
+    } finally {
+      counter.active--;
+    }
   };
 }

@@ -101,7 +101,10 @@ export function cleanHtml(input: CleanHtmlInput): CleanHtmlOutput {
         }
       },
       ontext(text) {
-        if (inTitle) title += text;
+        if (inTitle) {
+          title += text;
+          return;
+        }
         if (skipDepth > 0) return;
         current ??= { type: 'paragraph', text: '' };
         current.text += text;

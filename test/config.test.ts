@@ -1,0 +1,170 @@
+import { expect } from 'chai';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+type Env = Record<string, string | undefined>;
+
+/** The ConfigError `loadConfig(env)` throws; fails the test when it throws nothing or something else. */
+function configError(env: Env): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error(`expected a ConfigError for ${JSON.stringify(env)}, nothing was thrown`);
+}
+
+/** The message must name the variable as its subject, so an operator knows what to fix. */
+function expectRejected(env: Env, variable: string): ConfigError {
+  const error = configError(env);
+  expect(error.name).to.equal('ConfigError');
+  expect(error).to.be.instanceOf(Error);
+  expect(error.message).to.match(new RegExp(`^Invalid configuration: ${variable}\\b`));
+  return error;
+}
+
+describe('config', () => {
+  describe('defaults', () => {
+    it('uses documented defaults when the environment is empty', () => {
+      const config = loadConfig({});
+      expect(config.port).to.equal(8080);
+      expect(config.databaseUrl).to.equal('mysql://root@127.0.0.1:3306/test');
+      expect(config.redisUrl).to.equal('redis://127.0.0.1:6379');
+      expect(config.maxBodyBytes).to.equal(10 * 1024 * 1024);
+      expect(config.requireHttps).to.equal(false);
+      expect(config.tls).to.equal(undefined);
+      expect(config.trustedProxies).to.deep.equal([]);
+      expect(config.fetch.allowedCidrs).to.deep.equal([]);
+      expect(config.masterApiKey).to.equal(undefined);
+      expect(config.logLevel).to.equal('info');
+    });
+
+    it('treats empty and blank values as unset', () => {
+      const config = loadConfig({ PORT: '', DATABASE_URL: '   ', REQUIRE_HTTPS: '', MASTER_API_KEY: '' });
+      expect(config.port).to.equal(8080);
+      expect(config.databaseUrl).to.equal('mysql://root@127.0.0.1:3306/test');
+      expect(config.requireHttps).to.equal(false);
+      expect(config.masterApiKey).to.equal(undefined);
+    });
+
+    it('reads only the env object it is given, not process.env', () => {
+      const saved = process.env.PORT;
+      process.env.PORT = '1234';
+      try {
+        expect(loadConfig({}).port).to.equal(8080);
+      } finally {
+        if (saved === undefined) delete process.env.PORT;
+        else process.env.PORT = saved;
+      }
+    });
+  });
+
+  describe('immutability', () => {
+    it('freezes the object and every nested object and list', () => {
+      const config = loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8', TLS_CERT_FILE: '/c.pem', TLS_KEY_FILE: '/k.pem' });
+      expect(Object.isFrozen(config)).to.equal(true);
+      expect(Object.isFrozen(config.fetch)).to.equal(true);
+      expect(Object.isFrozen(config.fetch.allowedCidrs)).to.equal(true);
+      expect(Object.isFrozen(config.timeouts)).to.equal(true);
+      expect(Object.isFrozen(config.trustedProxies)).to.equal(true);
+      expect(Object.isFrozen(config.tls)).to.equal(true);
+    });
+
+    it('rejects writes at any depth (ESM code is strict mode)', () => {
+      const config = loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8' });
+      expect(() => {
+        (config as { port: number }).port = 1;
+      }).to.throw(TypeError);
+      expect(() => {
+        (config.fetch as { maxRedirects: number }).maxRedirects = 99;
+      }).to.throw(TypeError);
+      expect(() => {
+        (config.trustedProxies as string[]).push('0.0.0.0/0');
+      }).to.throw(TypeError);
+      expect(config.port).to.equal(8080);
+      expect(config.fetch.maxRedirects).to.equal(5);
+      expect(config.trustedProxies).to.deep.equal(['10.0.0.0/8']);
+    });
+  });
+
+  describe('valid values', () => {
+    it('parses comma-separated address and CIDR lists, trimming blanks', () => {
+      const config = loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, ::1', FETCH_ALLOW_PRIVATE: ' 192.168.0.0/16 ,, fd00::/8 ' });
+      expect(config.trustedProxies).to.deep.equal(['10.0.0.0/8', '::1']);
+      expect(config.fetch.allowedCidrs).to.deep.equal(['192.168.0.0/16', 'fd00::/8']);
+    });
+
+    it('accepts the usual spellings of booleans, case-insensitively', () => {
+      for (const yes of ['true', 'TRUE', '1', 'yes', 'on']) expect(loadConfig({ REQUIRE_HTTPS: yes }).requireHttps, yes).to.equal(true);
+      for (const no of ['false', '0', 'no', 'Off']) expect(loadConfig({ REQUIRE_HTTPS: no }).requireHttps, no).to.equal(false);
+    });
+
+    it('accepts ports at both ends of the range and trims whitespace', () => {
+      expect(loadConfig({ PORT: '0' }).port).to.equal(0);
+      expect(loadConfig({ PORT: '65535' }).port).to.equal(65535);
+      expect(loadConfig({ PORT: ' 3000 ' }).port).to.equal(3000);
+    });
+
+    it('converts MAX_BODY_MB to bytes', () => {
+      expect(loadConfig({ MAX_BODY_MB: '2' }).maxBodyBytes).to.equal(2 * 1024 * 1024);
+    });
+
+    it('accepts the alternative database and redis schemes', () => {
+      const config = loadConfig({ DATABASE_URL: 'mariadb://u:p@db:3306/app', REDIS_URL: 'rediss://cache:6380' });
+      expect(config.databaseUrl).to.equal('mariadb://u:p@db:3306/app');
+      expect(config.redisUrl).to.equal('rediss://cache:6380');
+    });
+
+    it('enables TLS when both files are given', () => {
+      expect(loadConfig({ TLS_CERT_FILE: '/etc/tls/cert.pem', TLS_KEY_FILE: '/etc/tls/key.pem' }).tls).to.deep.equal({
+        certFile: '/etc/tls/cert.pem',
+        keyFile: '/etc/tls/key.pem',
+      });
+    });
+
+    it('accepts a master key of 24 characters and a known log level', () => {
+      const key = 'k'.repeat(24);
+      const config = loadConfig({ MASTER_API_KEY: key, LOG_LEVEL: 'debug' });
+      expect(config.masterApiKey).to.equal(key);
+      expect(config.logLevel).to.equal('debug');
+    });
+  });
+
+  describe('invalid values throw a ConfigError naming the variable', () => {
+    const cases: Array<[Env, string]> = [
+      [{ PORT: 'abc' }, 'PORT'],
+      [{ PORT: '8080.5' }, 'PORT'],
+      [{ PORT: '70000' }, 'PORT'],
+      [{ PORT: '-1' }, 'PORT'],
+      [{ DATABASE_URL: 'postgres://x' }, 'DATABASE_URL'],
+      [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],
+      [{ REDIS_URL: 'nonsense' }, 'REDIS_URL'],
+      [{ REDIS_URL: 'http://cache:6379' }, 'REDIS_URL'],
+      [{ REQUIRE_HTTPS: 'maybe' }, 'REQUIRE_HTTPS'],
+      [{ TRUSTED_PROXIES: '10.0.0.0/33' }, 'TRUSTED_PROXIES'],
+      [{ TRUSTED_PROXIES: '10.0.0.0/8, proxy.local' }, 'TRUSTED_PROXIES'],
+      [{ FETCH_ALLOW_PRIVATE: 'not-an-ip' }, 'FETCH_ALLOW_PRIVATE'],
+      [{ TLS_CERT_FILE: '/etc/tls/cert.pem' }, 'TLS_KEY_FILE'],
+      [{ TLS_KEY_FILE: '/etc/tls/key.pem' }, 'TLS_CERT_FILE'],
+      [{ MASTER_API_KEY: 'short-key' }, 'MASTER_API_KEY'],
+      [{ MASTER_API_KEY: 'k'.repeat(23) }, 'MASTER_API_KEY'],
+      [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+      [{ MAX_BODY_MB: '0' }, 'MAX_BODY_MB'],
+    ];
+    for (const [env, variable] of cases) {
+      it(`${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')} → ${variable}`, () => {
+        expectRejected(env, variable);
+      });
+    }
+
+    it('quotes the offending value so the operator can see it', () => {
+      expect(configError({ PORT: 'abc' }).message).to.include('"abc"');
+      expect(configError({ LOG_LEVEL: 'loud' }).message).to.include('"loud"');
+      expect(configError({ TRUSTED_PROXIES: '10.0.0.0/8, 10.0.0.0/33' }).message).to.include('"10.0.0.0/33"');
+    });
+
+    it('does not echo a too-short master key (a secret) into the message', () => {
+      expect(configError({ MASTER_API_KEY: 'hunter2-secret' }).message).not.to.include('hunter2-secret');
+    });
+  });
+});

@@ -1,0 +1,28 @@
+import { expect } from 'chai';
+import { call, startTestService, type TestService } from './helpers/service.js';
+
+describe('GET /metrics', () => {
+  let service: TestService;
+  before(async () => {
+    service = await startTestService();
+  });
+  after(() => service.close());
+
+  it('exposes request, queue, pool and process metrics in Prometheus text format', async () => {
+    await call(service.url, '/v1/health');
+    await call(service.url, '/v1/nowhere');
+    const response = await fetch(`${service.url}/metrics`);
+    expect(response.status).to.equal(200);
+    expect(response.headers.get('content-type')).to.match(/^text\/plain/);
+    const text = await response.text();
+    expect(text).to.match(/^sev_http_requests_total\{method="GET",route="\/v1\/health",status="200",role="all"\} [1-9]/m);
+    expect(text).to.match(/^sev_http_requests_total\{method="GET",route="unmatched",status="404",role="all"\} 1/m);
+    expect(text).to.match(/^sev_http_request_duration_seconds_bucket\{.*route="\/v1\/health"/m);
+    expect(text).to.match(/^sev_queue_jobs\{queue="extract",state="waiting",role="all"\} 0/m);
+    expect(text).to.match(/^sev_pool_utilization\{role="all"\} /m);
+    expect(text).to.match(/^sev_pool_threads\{role="all"\} [1-9]/m);
+    expect(text).to.match(/^sev_workers_alive\{role="all"\} 1/m);
+    expect(text).to.match(/^process_resident_memory_bytes\{role="all"\} /m);
+    expect(text).to.match(/^nodejs_eventloop_lag_seconds\{role="all"\} /m);
+  });
+});

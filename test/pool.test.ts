@@ -1,0 +1,37 @@
+import { expect } from 'chai';
+import { createCpuPool, TaskTimeoutError, type CpuPool } from '../src/pool/pool.js';
+
+describe('CPU pool', () => {
+  let pool: CpuPool;
+  before(() => {
+    pool = createCpuPool({ threads: 2, taskTimeoutMs: 300 });
+  });
+  after(() => pool.close());
+
+  it('runs the cleaning task on a worker thread', async () => {
+    const out = await pool.run('cleanHtml', { html: '<title>T</title><p>Hello pool</p>', url: 'http://x.test/', format: 'text' });
+    expect(out.content).to.equal('Hello pool');
+    expect(out.title).to.equal('T');
+    expect(pool.stats().threads).to.be.within(1, 2);
+  });
+
+  it('stops a task past its time limit and keeps serving', async () => {
+    // Thirty megabytes of paragraphs take far longer than 300 ms to parse.
+    const huge = '<p>word </p>'.repeat(3_000_000);
+    let caught: unknown;
+    try {
+      await pool.run('cleanHtml', { html: huge, url: 'http://x.test/', format: 'markdown' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).to.be.instanceOf(TaskTimeoutError);
+    const out = await pool.run('cleanHtml', { html: '<p>still here</p>', url: 'http://x.test/', format: 'text' });
+    expect(out.content).to.equal('still here');
+  });
+
+  it('runs tasks in parallel up to its thread count', async () => {
+    const inputs = Array.from({ length: 8 }, (_, i) => ({ html: `<p>page ${i}</p>`, url: 'http://x.test/', format: 'text' as const }));
+    const outputs = await Promise.all(inputs.map((input) => pool.run('cleanHtml', input)));
+    expect(outputs.map((o) => o.content)).to.deep.equal(inputs.map((_, i) => `page ${i}`));
+  });
+});

@@ -1,0 +1,132 @@
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import { Worker, type Job } from 'bullmq';
+import { ApiError } from '../src/http/errors.js';
+import { createLogger } from '../src/log/logger.js';
+import { createMetrics } from '../src/metrics/metrics.js';
+import { redisOptions } from '../src/redis/connection.js';
+import { createQueueEvents, createQueues, type QueueEventsByName, type Queues } from '../src/queue/queues.js';
+import { runJob } from '../src/queue/run-job.js';
+import { wrapProcessor } from '../workers/runtime.js';
+
+const connection = redisOptions(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+
+describe('queue: enqueue and wait', () => {
+  let prefix: string;
+  let queues: Queues;
+  let events: QueueEventsByName;
+  let worker: Worker | undefined;
+  const metrics = createMetrics('worker');
+
+  beforeEach(async () => {
+    prefix = `test-${randomUUID()}`;
+    queues = createQueues(connection, prefix);
+    events = createQueueEvents(connection, prefix);
+    await events.search.waitUntilReady();
+  });
+  afterEach(async () => {
+    await worker?.close(true);
+    worker = undefined;
+    await Promise.all(Object.values(events).map((e) => e.close()));
+    await Promise.all(Object.values(queues).map((q) => q.obliterate({ force: true }).then(() => q.close())));
+  });
+
+  function startWorker(processor: (job: Job) => Promise<unknown>): void {
+    worker = new Worker('search', wrapProcessor('search', processor, { logger: createLogger('silent', 'worker'), metrics }, { active: 0 }), {
+      connection,
+      prefix,
+      concurrency: 2,
+    });
+  }
+
+  const envelope = () => ({ request_id: `req_${randomUUID()}`, principal_id: null, input: { q: 'x' } });
+  const timeout = () => new ApiError('SEARCH_TIMEOUT', { timeout_seconds: 0.3 });
+
+  it('returns the result the worker produced', async () => {
+    startWorker(async (job) => ({ echoed: (job.data.input as { q: string }).q }));
+    const result = await runJob(queues.search, events.search, envelope(), { timeoutMs: 5000, onTimeout: timeout });
+    expect(result).to.deep.equal({ echoed: 'x' });
+  });
+
+  it('gives up at the time-out with the given error and removes the job nobody started', async () => {
+    const data = envelope();
+    const started = Date.now();
+    let caught: unknown;
+    try {
+      await runJob(queues.search, events.search, data, { timeoutMs: 300, onTimeout: timeout });
+    } catch (error) {
+      caught = error;
+    }
+    expect(Date.now() - started).to.be.lessThan(1500);
+    expect(caught).to.be.instanceOf(ApiError);
+    expect((caught as ApiError).code).to.equal('SEARCH_TIMEOUT');
+    expect(await queues.search.getJob(data.request_id)).to.equal(undefined);
+  });
+
+  it('hands a permanent failure to the caller at once, without retries', async () => {
+    let attempts = 0;
+    startWorker(async () => {
+      attempts++;
+      throw new ApiError('URL_INVALID', { url: 'x', expected_format: 'http(s)' });
+    });
+    const data = envelope();
+    let caught: unknown;
+    try {
+      await runJob(queues.search, events.search, data, { timeoutMs: 5000, onTimeout: timeout });
+    } catch (error) {
+      caught = error;
+    }
+    expect((caught as ApiError).code).to.equal('URL_INVALID');
+    expect((caught as ApiError).details).to.deep.equal({ url: 'x', expected_format: 'http(s)' });
+    expect(attempts).to.equal(1);
+  });
+
+  it('retries a transient failure with backoff and succeeds', async () => {
+    let attempts = 0;
+    startWorker(async () => {
+      attempts++;
+      if (attempts < 3) throw new ApiError('UPSTREAM_ERROR');
+      return { ok: true };
+    });
+    const result = await runJob(queues.search, events.search, envelope(), { timeoutMs: 10_000, onTimeout: timeout });
+    expect(result).to.deep.equal({ ok: true });
+    expect(attempts).to.equal(3);
+  });
+
+  it('reports an unexpected crash as INTERNAL_SERVER_ERROR after the retries', async () => {
+    let attempts = 0;
+    startWorker(async () => {
+      attempts++;
+      throw new TypeError('bug in a processor');
+    });
+    let caught: unknown;
+    try {
+      await runJob(queues.search, events.search, envelope(), { timeoutMs: 10_000, onTimeout: timeout });
+    } catch (error) {
+      caught = error;
+    }
+    expect((caught as ApiError).code).to.equal('INTERNAL_SERVER_ERROR');
+    expect((caught as ApiError).details?.incident_id).to.be.a('string');
+    expect(attempts).to.equal(3);
+  });
+
+  it('stops waiting with SERVICE_UNAVAILABLE when the process shuts down', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    let caught: unknown;
+    try {
+      await runJob(queues.search, events.search, envelope(), { timeoutMs: 5000, onTimeout: timeout, signal: controller.signal });
+    } catch (error) {
+      caught = error;
+    }
+    expect((caught as ApiError).code).to.equal('SERVICE_UNAVAILABLE');
+  });
+
+  it('keeps a finished job long enough for a late reader', async () => {
+    startWorker(async () => ({ done: true }));
+    const data = envelope();
+    await runJob(queues.search, events.search, data, { timeoutMs: 5000, onTimeout: timeout });
+    const job = await queues.search.getJob(data.request_id);
+    expect(job?.returnvalue).to.deep.equal({ done: true });
+  });
+});
