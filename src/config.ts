@@ -94,7 +94,8 @@ function cidrList(env: Env, name: string): readonly string[] {
   for (const item of items) {
     try {
       if (item.includes('/')) ipaddr.parseCIDR(item);
-      else ipaddr.parse(item);
+      // ipaddr.parse also reads shorthand such as "10" (0.0.0.10); only full addresses are meant.
+      else if (!ipaddr.IPv4.isValidFourPartDecimal(item) && !ipaddr.IPv6.isValid(item)) throw new Error(item);
     } catch {
       throw new ConfigError(name, `must be a comma-separated list of IP addresses or CIDR ranges, got "${item}"`);
     }

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Config } from './config.js';
 import type { Logger } from './log/logger.js';
 import { createMetrics, type Role } from './metrics/metrics.js';
@@ -57,6 +58,8 @@ export async function startService(config: Config, role: Role, logger: Logger): 
 
   const health = new HealthMonitor({ version: VERSION, region: config.region, queuePrefix: config.queuePrefix, heartbeatMs, redis, storage, queues });
   const shutdown = new AbortController();
+  // Each waiting request listens for shutdown and stops listening when answered; many at once is normal.
+  setMaxListeners(0, shutdown.signal);
   let accepting = true;
   let http: HttpServer;
   let closeApi = async (): Promise<void> => undefined;

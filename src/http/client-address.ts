@@ -15,7 +15,8 @@ type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
 export function parseRanges(cidrs: readonly string[]): Range[] {
   return cidrs.map((cidr) => {
     if (cidr.includes('/')) return ipaddr.parseCIDR(cidr);
-    const address = ipaddr.parse(cidr);
+    // Peers are compared in normalised form, so a mapped entry (::ffff:10.0.0.1) is stored as IPv4.
+    const address = ipaddr.parse(normaliseIp(cidr));
     return [address, address.kind() === 'ipv4' ? 32 : 128];
   });
 }
@@ -60,7 +61,8 @@ export function resolveClientAddress(
     ip = hop;
     if (!inRanges(hop, trusted)) break;
   }
-  const proto = headers.forwardedProto?.split(',')[0]?.trim().toLowerCase();
+  // The last value is the one our nearest trusted proxy wrote; earlier ones may come from the client.
+  const proto = headers.forwardedProto?.split(',').pop()?.trim().toLowerCase();
   if (proto === 'https' || proto === 'http') protocol = proto;
   return { ip, protocol };
 }

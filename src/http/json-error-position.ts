@@ -11,8 +11,54 @@ export interface JsonErrorPosition {
 }
 
 const WHITESPACE = new Set([' ', '\t', '\n', '\r']);
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
+const ESCAPES = new Set(['"', '\\', '/', 'b', 'f', 'n', 'r', 't']);
+const HEX = /^[0-9a-fA-F]{4}$/;
+
+const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
+
+/** End of the string starting at `start` (a '"'), or minus one minus the offset of its first fault. */
+function scanString(text: string, start: number): number {
+  let k = start + 1;
+  while (k < text.length) {
+    const c = text[k]!;
+    if (c === '"') return k + 1;
+    if (c < ' ') return -1 - k;
+    if (c === '\\') {
+      const e = text[k + 1];
+      if (e === 'u') {
+        if (!HEX.test(text.slice(k + 2, k + 6))) return -1 - (k + 2);
+        k += 6;
+        continue;
+      }
+      if (e === undefined || !ESCAPES.has(e)) return -1 - (k + 1);
+      k += 2;
+      continue;
+    }
+    k++;
+  }
+  return -1 - text.length;
+}
+
+/** End of the number starting at `start`, or minus one minus the offset of its first fault. */
+function scanNumber(text: string, start: number): number {
+  let k = start;
+  if (text[k] === '-') k++;
+  if (text[k] === '0') k++;
+  else if (isDigit(text[k])) while (isDigit(text[k])) k++;
+  else return -1 - k;
+  if (text[k] === '.') {
+    k++;
+    if (!isDigit(text[k])) return -1 - k;
+    while (isDigit(text[k])) k++;
+  }
+  if (text[k] === 'e' || text[k] === 'E') {
+    k++;
+    if (text[k] === '+' || text[k] === '-') k++;
+    if (!isDigit(text[k])) return -1 - k;
+    while (isDigit(text[k])) k++;
+  }
+  return k;
+}
 
 /** Offset of the first character where `text` stops being valid JSON, or -1 if it is valid. */
 export function firstJsonErrorOffset(text: string): number {
@@ -22,10 +68,14 @@ export function firstJsonErrorOffset(text: string): number {
   const skip = (): void => {
     while (i < text.length && WHITESPACE.has(text[i]!)) i++;
   };
-  const sticky = (re: RegExp): boolean => {
-    re.lastIndex = i;
-    if (!re.test(text)) return false;
-    i = re.lastIndex;
+  /** Runs a token scanner; on a fault, leaves `i` at the faulty character. */
+  const token = (scan: (text: string, start: number) => number): boolean => {
+    const end = scan(text, i);
+    if (end < 0) {
+      i = -1 - end;
+      return false;
+    }
+    i = end;
     return true;
   };
   /** Reads one scalar or opens a container; false when no value starts here. */
@@ -37,8 +87,8 @@ export function firstJsonErrorOffset(text: string): number {
       i++;
       return true;
     }
-    if (c === '"') return sticky(STRING);
-    if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return sticky(NUMBER);
+    if (c === '"') return token(scanString);
+    if (c === '-' || isDigit(c)) return token(scanNumber);
     for (const literal of ['true', 'false', 'null']) {
       if (text.startsWith(literal, i)) {
         i += literal.length;
@@ -71,7 +121,7 @@ export function firstJsonErrorOffset(text: string): number {
     }
     if (top === 'object') {
       skip();
-      if (!sticky(STRING)) return i;
+      if (text[i] !== '"' || !token(scanString)) return i;
       skip();
       if (text[i] !== ':') return i;
       i++;

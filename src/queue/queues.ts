@@ -26,12 +26,22 @@ export type Queues = Record<QueueName, Queue>;
 export type QueueEventsByName = Record<QueueName, QueueEvents>;
 
 export function createQueues(connection: ConnectionOptions, prefix: string): Queues {
-  const make = (name: QueueName) => new Queue(name, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+  const make = (name: QueueName) => {
+    const queue = new Queue(name, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+    // Job.waitUntilFinished listens on the queue too, once per waiting request.
+    queue.setMaxListeners(0);
+    return queue;
+  };
   return { search: make('search'), extract: make('extract'), validate: make('validate') };
 }
 
 export function createQueueEvents(connection: ConnectionOptions, prefix: string): QueueEventsByName {
-  const make = (name: QueueName) => new QueueEvents(name, { connection, prefix });
+  const make = (name: QueueName) => {
+    const events = new QueueEvents(name, { connection, prefix });
+    // Every waiting request listens until its job finishes; hundreds at once are normal, not a leak.
+    events.setMaxListeners(0);
+    return events;
+  };
   return { search: make('search'), extract: make('extract'), validate: make('validate') };
 }
 

@@ -84,10 +84,13 @@ export function cleanHtml(input: CleanHtmlInput): CleanHtmlOutput {
           if (key && attrs.content) meta[key] ??= attrs.content.trim();
         }
         if (name === 'title' && !title && !open.includes('svg')) inTitle = true;
-        if (SKIPPED.has(name)) skipDepth++;
+        // Void elements never close, so they must not open a skipped region.
+        if (SKIPPED.has(name) && !VOID.has(name)) skipDepth++;
         if (skipDepth > 0) return;
         const type = BLOCKS[name];
-        if (type) {
+        // <li><p>…</p></li> and <blockquote><p>…</p></blockquote> keep the outer block's type.
+        const wrapped = type === 'paragraph' && current !== null && current.type !== 'paragraph' && !current.text.trim();
+        if (type && !wrapped) {
           flush();
           current = { type, text: '', ...(type === 'heading' ? { level: Number(name[1]) } : {}) };
         } else if (name === 'br' && current) {
