@@ -24,7 +24,6 @@ export interface Config {
   readonly workerHeartbeatMs: number;
   readonly maxBodyBytes: number;
   readonly rateLimitPerMinute: number;
-  readonly timeouts: { readonly searchS: number; readonly validateS: number };
   readonly fetch: {
     readonly allowedCidrs: readonly string[];
     readonly userAgent: string;
@@ -141,10 +140,6 @@ export function loadConfig(env: Env = process.env): Config {
     workerHeartbeatMs: integer(env, 'WORKER_HEARTBEAT_MS', 5000, 100, 60_000),
     maxBodyBytes: integer(env, 'MAX_BODY_MB', 10, 1, 100) * 1024 * 1024,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
-    timeouts: {
-      searchS: integer(env, 'SEARCH_TIMEOUT_S', 15, 1, 300),
-      validateS: integer(env, 'VALIDATE_TIMEOUT_S', 30, 1, 300),
-    },
     fetch: {
       allowedCidrs: cidrList(env, 'FETCH_ALLOW_PRIVATE'),
       userAgent: text(env, 'FETCH_USER_AGENT', 'sev-api/0.1 (+https://github.com/sev-api)'),

@@ -65,7 +65,6 @@ describe('config', () => {
       expect(Object.isFrozen(config)).to.equal(true);
       expect(Object.isFrozen(config.fetch)).to.equal(true);
       expect(Object.isFrozen(config.fetch.allowedCidrs)).to.equal(true);
-      expect(Object.isFrozen(config.timeouts)).to.equal(true);
       expect(Object.isFrozen(config.trustedProxies)).to.equal(true);
       expect(Object.isFrozen(config.tls)).to.equal(true);
     });
