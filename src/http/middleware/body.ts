@@ -6,8 +6,9 @@ import { jsonErrorPosition } from '../json-error-position.js';
 
 const MB = 1024 * 1024;
 
+/** Rounded up, so a body a few bytes over the limit never reads as exactly the limit. */
 function megabytes(bytes: number): number {
-  return Math.round((bytes / MB) * 100) / 100;
+  return Math.ceil((bytes / MB) * 100) / 100;
 }
 
 /**
