@@ -4,16 +4,7 @@ import { findExtractionByRequestId } from '../src/extract/extraction.repository.
 import { findRequestLogByRequestId } from '../src/monitor/request-log.repository.js';
 import { ARTICLE, html, startPageServer, type PageServer } from './helpers/page-server.js';
 import { call, startTestService, type TestService } from './helpers/service.js';
-
-async function eventually<T>(read: () => Promise<T | undefined>, timeoutMs = 3000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+import { eventually } from './helpers/wait.js';
 
 describe('POST /v1/extract through the whole pipeline', () => {
   let service: TestService;

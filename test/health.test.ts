@@ -3,14 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../src/paths.js';
 import { call, startTestService, testEnv, type TestService } from './helpers/service.js';
-
-async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+import { until } from './helpers/wait.js';
 
 describe('GET /v1/health', () => {
   let service: TestService;

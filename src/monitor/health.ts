@@ -183,7 +183,7 @@ export class HealthMonitor {
 
   private async checkWorkers(now: string): Promise<{ component: ComponentHealth; list: WorkerStatus[] }> {
     try {
-      const list = (await bounded(this.workers())) ?? [];
+      const list = await bounded(this.workers());
       const alive = list.filter((w) => w.status === 'alive');
       const down = list.filter((w) => w.status === 'down');
       const status: HealthStatus = alive.length === 0 ? 'unhealthy' : down.length > 0 ? 'degraded' : 'healthy';
