@@ -1,5 +1,7 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import ipaddr from 'ipaddr.js';
+import { DEFAULT_PLANS, parsePlans, Plans, type Plan } from './auth/plans.js';
 
 /**
  * Configuration is read from the environment exactly once, validated, and frozen. Every other
@@ -23,7 +25,17 @@ export interface Config {
   readonly workerMetricsPort: number;
   readonly workerHeartbeatMs: number;
   readonly maxBodyBytes: number;
+  /** The master key's per-minute limit (keys get theirs from their plan). */
   readonly rateLimitPerMinute: number;
+  readonly plans: Plans;
+  /** Plan of the default account, which owns keys created without an account. */
+  readonly defaultPlan: string;
+  /** Where 403/429 errors send a client to change plan; default: this service's /v1/plans. */
+  readonly upgradeUrl: string | undefined;
+  /** How long a process trusts a cached key lookup when no invalidation arrives. */
+  readonly keyCacheTtlMs: number;
+  /** Failed authentications allowed per client address per minute before 429. */
+  readonly authFailuresPerMinute: number;
   readonly fetch: {
     readonly allowedCidrs: readonly string[];
     readonly userAgent: string;
@@ -121,6 +133,11 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('MASTER_API_KEY', 'must be at least 24 characters long');
   }
   const cores = Math.max(1, os.availableParallelism());
+  const plans = new Plans(plansFrom(env));
+  const defaultPlan = text(env, 'DEFAULT_PLAN', plans.list[plans.list.length - 1]!.name);
+  if (!plans.has(defaultPlan)) {
+    throw new ConfigError('DEFAULT_PLAN', `must name a plan (${plans.list.map((p) => p.name).join(', ')}), got "${defaultPlan}"`);
+  }
 
   const config: Config = {
     host: text(env, 'HOST', '127.0.0.1'),
@@ -140,6 +157,11 @@ export function loadConfig(env: Env = process.env): Config {
     workerHeartbeatMs: integer(env, 'WORKER_HEARTBEAT_MS', 5000, 100, 60_000),
     maxBodyBytes: integer(env, 'MAX_BODY_MB', 10, 1, 100) * 1024 * 1024,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    plans,
+    defaultPlan,
+    upgradeUrl: optionalText(env, 'UPGRADE_URL') === undefined ? undefined : url(env, 'UPGRADE_URL', '', ['http:', 'https:']),
+    keyCacheTtlMs: integer(env, 'KEY_CACHE_TTL_S', 60, 0, 3600) * 1000,
+    authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 60, 1, 1_000_000),
     fetch: {
       allowedCidrs: cidrList(env, 'FETCH_ALLOW_PRIVATE'),
       userAgent: text(env, 'FETCH_USER_AGENT', 'sev-api/0.1 (+https://github.com/sev-api)'),
@@ -152,6 +174,22 @@ export function loadConfig(env: Env = process.env): Config {
     region: text(env, 'REGION', 'local'),
   };
   return deepFreeze(config);
+}
+
+function plansFrom(env: Env): readonly Plan[] {
+  const file = optionalText(env, 'PLANS_FILE');
+  if (file === undefined) return DEFAULT_PLANS;
+  let contents: string;
+  try {
+    contents = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError('PLANS_FILE', `cannot be read: ${(error as Error).message}`);
+  }
+  try {
+    return parsePlans(contents);
+  } catch (error) {
+    throw new ConfigError('PLANS_FILE', (error as Error).message);
+  }
 }
 
 function deepFreeze<T>(value: T): T {

@@ -11,7 +11,12 @@ import { HealthMonitor } from './monitor/health.js';
 import { AuditWriter } from './monitor/audit-writer.js';
 import { listWorkers } from './monitor/worker-registry.js';
 import { ensureMasterKeyHash } from './auth/master-key.js';
-import { masterKeyAuthenticator } from './auth/authenticator.js';
+import { createAuthenticator } from './auth/authenticator.js';
+import { invalidationChannel, KeyLookupCache } from './auth/key-cache.js';
+import { KeyService } from './auth/key-service.js';
+import { UsageMeter } from './usage/usage-meter.js';
+import { UsageRecorder } from './usage/usage-recorder.js';
+import { systemClock, type Clock } from './clock.js';
 import { createApp } from './http/app.js';
 import { listen, type HttpServer } from './http/server.js';
 import { createProbeServer } from './monitor/probe-server.js';
@@ -32,7 +37,13 @@ const HEALTH_PROBE_INTERVAL_MS = 10_000;
  * single-machine default); `api` runs the HTTP edge only; `worker` runs queue workers and the
  * pool with a small probe/metrics server, so workers scale out on other hosts.
  */
-export async function startService(config: Config, role: Role, logger: Logger): Promise<RunningService> {
+export interface ServiceOptions {
+  /** Time as the service sees it; tests move it forward to cross expiry and grace periods. */
+  clock?: Clock;
+}
+
+export async function startService(config: Config, role: Role, logger: Logger, options: ServiceOptions = {}): Promise<RunningService> {
+  const clock = options.clock ?? systemClock;
   const storage = openStorage(config.databaseUrl, config.databasePoolSize);
   const applied = await migrateToLatest(storage.db);
   if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
@@ -70,7 +81,12 @@ export async function startService(config: Config, role: Role, logger: Logger): 
     const queueEvents = createQueueEvents(connection, config.queuePrefix);
     await Promise.all(QUEUE_NAMES.map((name) => queueEvents[name].waitUntilReady()));
     const masterKeyHash = await ensureMasterKeyHash(storage.db, config.masterApiKey, logger);
+    const keys = new KeyService(storage.db, redis, config.queuePrefix, clock, config.plans);
+    await keys.ensureDefaultAccount(config.defaultPlan);
+    const keyCache = new KeyLookupCache(openRedis(config.redisUrl), invalidationChannel(config.queuePrefix), config.keyCacheTtlMs, logger);
+    await keyCache.start();
     const auditWriter = new AuditWriter(storage.db, logger);
+    const usageRecorder = new UsageRecorder(storage.db, logger);
     health.start(HEALTH_PROBE_INTERVAL_MS);
     const app = createApp({
       config,
@@ -82,14 +98,20 @@ export async function startService(config: Config, role: Role, logger: Logger): 
       queueEvents,
       health,
       auditWriter,
-      authenticator: masterKeyAuthenticator(masterKeyHash, config.rateLimitPerMinute),
+      authenticator: createAuthenticator({
+        db: storage.db, cache: keyCache, clock, plans: config.plans, masterKeyHash, masterRateLimitPerMinute: config.rateLimitPerMinute,
+      }),
+      keys,
+      usageMeter: new UsageMeter(redis, storage.db, config.queuePrefix, clock, usageRecorder),
+      usageRecorder,
+      clock,
       version: VERSION,
       shutdownSignal: shutdown.signal,
       accepting: () => accepting,
     });
     http = await listen(config, app.callback());
     closeApi = async () => {
-      await auditWriter.close();
+      await Promise.all([auditWriter.close(), usageRecorder.close(), keyCache.close()]);
       await Promise.all(QUEUE_NAMES.map((name) => queueEvents[name].close()));
     };
   }

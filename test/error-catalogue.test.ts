@@ -55,7 +55,7 @@ describe('error catalogue', () => {
       ctx.state.origin = 'http://service.test';
       await next();
     });
-    app.use(errorEnvelope());
+    app.use(errorEnvelope(undefined));
     app.use(async (ctx) => {
       const code = ctx.path.slice(1) as ErrorCode;
       if (code === ('CRASH' as ErrorCode)) throw new TypeError('a bug');

@@ -5,6 +5,7 @@ import { migrateDown, migrateToLatest } from '../src/storage/migrate.js';
 
 const BASE = process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test';
 const DATABASE = 'sev_migrations_test';
+const ALL_TABLES = ['accounts', 'api_key_secrets', 'api_keys', 'extractions', 'key_usage_daily', 'request_log', 'service_settings', 'usage_monthly'];
 
 async function tables(storage: Storage): Promise<string[]> {
   const result = await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = ${DATABASE}`.execute(storage.db);
@@ -31,7 +32,7 @@ describe('migrations', () => {
   it('creates every table on an empty database, undoes each step, and applies them again', async () => {
     const applied = await migrateToLatest(storage.db);
     expect(applied.length).to.be.at.least(3);
-    expect(await tables(storage)).to.deep.equal(['extractions', 'request_log', 'service_settings']);
+    expect(await tables(storage)).to.deep.equal(ALL_TABLES);
     expect(await migrateToLatest(storage.db)).to.deep.equal([]);
 
     for (let i = 0; i < applied.length; i++) await migrateDown(storage.db);
@@ -44,6 +45,6 @@ describe('migrations', () => {
     for (let i = 0; i < 3; i++) await migrateDown(storage.db);
     const results = await Promise.all([migrateToLatest(storage.db), migrateToLatest(storage.db), migrateToLatest(storage.db)]);
     expect(results.flat().length).to.equal(3);
-    expect(await tables(storage)).to.deep.equal(['extractions', 'request_log', 'service_settings']);
+    expect(await tables(storage)).to.deep.equal(ALL_TABLES);
   });
 });

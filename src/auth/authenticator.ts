@@ -1,24 +1,91 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from '../clock.js';
+import type { Database } from '../storage/schema.js';
 import { ApiError } from '../http/errors.js';
+import { inRanges, parseRanges } from '../http/client-address.js';
 import { hashKey, hashesEqual } from './key-hash.js';
-import { SCOPES, type Principal } from './principal.js';
+import { parseKey } from './key-format.js';
+import { findKeyBySecretHash, type KeyRecord } from './keys.repository.js';
+import type { KeyLookupCache } from './key-cache.js';
+import type { Plan, Plans } from './plans.js';
+import { operatorPrincipal, SCOPES, type Permission, type Principal } from './principal.js';
 
 export interface Authenticator {
-  /** The principal behind a presented secret; throws INVALID_API_KEY (or EXPIRED_API_KEY). */
-  authenticate(secret: string): Promise<Principal>;
+  /** The principal behind a presented secret, or the 401/403 error that refuses it. */
+  authenticate(secret: string, clientIp: string): Promise<Principal>;
 }
 
-export function masterKeyAuthenticator(masterKeyHash: string, rateLimitPerMinute: number): Authenticator {
-  const master: Principal = {
-    id: 'master',
-    kind: 'master',
-    scopes: new Set(SCOPES),
-    plan: 'enterprise',
-    rateLimitPerMinute,
-  };
+export interface AuthenticatorDeps {
+  db: Kysely<Database>;
+  cache: KeyLookupCache;
+  clock: Clock;
+  plans: Plans;
+  masterKeyHash: string;
+  masterRateLimitPerMinute: number;
+}
+
+/**
+ * Checks a secret in the order that costs least: the master key (one hash compare), the
+ * format and checksum (no I/O: a typo never reaches the database), then the key record
+ * (cached, see KeyLookupCache). Time-dependent states (expiry, scheduled revocation, the end
+ * of a rotated secret's grace) are judged against the clock on every request, so they need
+ * no invalidation at all. The `reason` in details uses the identifiers of section 7.4.
+ */
+export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
+  const master = operatorPrincipal(deps.masterRateLimitPerMinute);
+
   return {
-    async authenticate(secret) {
-      if (hashesEqual(hashKey(secret), masterKeyHash)) return master;
-      throw new ApiError('INVALID_API_KEY');
+    async authenticate(secret, clientIp) {
+      const hash = hashKey(secret);
+      if (hashesEqual(hash, deps.masterKeyHash)) return master;
+      const kind = parseKey(secret);
+      if (kind === undefined || kind === 'master') {
+        throw new ApiError('INVALID_API_KEY', { reason: 'invalid_api_key' }, 'The API key is malformed: it is not a sev_live_ or sev_test_ key with a valid checksum.');
+      }
+      const match = await deps.cache.lookup(hash, () => findKeyBySecretHash(deps.db, hash));
+      if (!match) throw new ApiError('INVALID_API_KEY', { reason: 'api_key_not_found' }, 'No such API key.');
+      const { key, account, secretExpiresAt } = match;
+      const now = deps.clock.now();
+      if (key.revokedAt && key.revokedAt <= now) {
+        throw new ApiError('INVALID_API_KEY', { reason: 'api_key_revoked', revoked_at: key.revokedAt.toISOString() }, 'The API key has been revoked.');
+      }
+      if (key.expiresAt && key.expiresAt <= now) {
+        throw new ApiError('EXPIRED_API_KEY', { reason: 'api_key_expired', expired_at: key.expiresAt.toISOString() });
+      }
+      if (secretExpiresAt && secretExpiresAt <= now) {
+        throw new ApiError('EXPIRED_API_KEY', { reason: 'api_key_expired', expired_at: secretExpiresAt.toISOString() }, 'This key was rotated and its 24-hour grace period is over; use the new key.');
+      }
+      if (key.ipAllowlist && !inRanges(clientIp, parseRanges(key.ipAllowlist))) {
+        throw new ApiError('IP_NOT_ALLOWED', { client_ip: clientIp });
+      }
+      return principalOf(key, deps.plans.get(account.plan));
     },
+  };
+}
+
+/** Permissions a key holds: a standard key has every scope; others hold exactly what was granted. */
+export function effectivePermissions(key: Pick<KeyRecord, 'type' | 'permissions'>): Permission[] {
+  const granted = key.permissions as Permission[];
+  return key.type === 'standard' ? [...new Set<Permission>([...SCOPES, ...granted])] : granted;
+}
+
+/** A key's own limit applies when lower than its plan's: a key can narrow its plan, never widen it. */
+export function effectiveLimit(own: number | null, planLimit: number | null): number | null {
+  if (own === null) return planLimit;
+  return planLimit === null ? own : Math.min(own, planLimit);
+}
+
+function principalOf(key: KeyRecord, plan: Plan): Principal {
+  return {
+    id: key.id,
+    kind: 'key',
+    keyType: key.type,
+    accountId: key.accountId,
+    mode: key.mode,
+    permissions: new Set(effectivePermissions(key)),
+    plan: plan.name,
+    rateLimitPerMinute: effectiveLimit(key.rateLimit, plan.rate_limit_per_minute)!,
+    dailyLimit: effectiveLimit(key.dailyLimit, plan.daily_limit_per_key),
+    monthlyLimit: key.mode === 'test' ? plan.sandbox_monthly_limit : plan.monthly_limit,
   };
 }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 
 /** API keys carry 256 bits of randomness, so a fast hash is enough: there is nothing to brute-force. */
 export function hashKey(secret: string): string {
@@ -9,9 +9,4 @@ export function hashesEqual(a: string, b: string): boolean {
   const left = Buffer.from(a, 'hex');
   const right = Buffer.from(b, 'hex');
   return left.length === right.length && timingSafeEqual(left, right);
-}
-
-/** A key with a recognisable prefix (so secret scanners can spot a leak) and a base64url body. */
-export function generateKey(prefix: string): string {
-  return `${prefix}${randomBytes(32).toString('base64url')}`;
 }

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from '../log/logger.js';
 import type { Database } from '../storage/schema.js';
-import { generateKey, hashKey } from './key-hash.js';
+import { hashKey } from './key-hash.js';
+import { generateKey } from './key-format.js';
 import { insertSettingIfAbsent, readSetting } from './settings.repository.js';
 
 const SETTING = 'master_key_hash';
-export const MASTER_KEY_PREFIX = 'sev_master_';
 
 /**
  * The hash of the master key. With MASTER_API_KEY set, that key is the master. Without it, the
@@ -16,7 +16,7 @@ export async function ensureMasterKeyHash(db: Kysely<Database>, configured: stri
   if (configured) return hashKey(configured);
   const stored = await readSetting(db, SETTING);
   if (stored) return stored;
-  const key = generateKey(MASTER_KEY_PREFIX);
+  const key = generateKey('master');
   if (await insertSettingIfAbsent(db, SETTING, hashKey(key))) {
     logger.warn({ master_api_key: key }, 'Generated a master API key. It is shown only this once: store it now, or set MASTER_API_KEY.');
     return hashKey(key);

@@ -1,12 +1,50 @@
+import type { KeyMode, KeyType } from './keys.repository.js';
+
+/** The scopes of section 5: each guards its endpoints. */
 export const SCOPES = ['search', 'extract', 'summarize', 'validate', 'cache', 'monitor'] as const;
 export type Scope = (typeof SCOPES)[number];
 
+/**
+ * Permissions a key can hold: the scopes, plus `admin` (manage the keys of its own account).
+ * `operator` (accounts, plans, any account's keys) belongs to the master key alone.
+ */
+export const GRANTABLE_PERMISSIONS = [...SCOPES, 'admin'] as const;
+export type Permission = (typeof GRANTABLE_PERMISSIONS)[number] | 'operator';
+
 /** Who is calling, as established by authentication. */
 export interface Principal {
-  /** Stable identifier used for rate limits, usage and audit (never the secret). */
+  /** Stable identifier used for rate limits, usage and audit: the key id (never the secret). */
   id: string;
-  kind: 'master';
-  scopes: ReadonlySet<Scope>;
+  kind: 'master' | 'key';
+  keyType: KeyType | 'master';
+  /** The tenant; null for the master key, which stands above accounts. */
+  accountId: string | null;
+  /** live or test (sandbox): usage, limits, cache and audit are kept apart per mode. */
+  mode: KeyMode;
+  permissions: ReadonlySet<Permission>;
   plan: string;
   rateLimitPerMinute: number;
+  /** Requests per day for this key; null = no daily limit. */
+  dailyLimit: number | null;
+  /** Requests per month for the account in this mode; null = no monthly limit. */
+  monthlyLimit: number | null;
 }
+
+/** The master key's principal: every permission, above every account and plan. */
+export function operatorPrincipal(rateLimitPerMinute: number): Principal {
+  return {
+    id: 'master',
+    kind: 'master',
+    keyType: 'master',
+    accountId: null,
+    mode: 'live',
+    permissions: new Set<Permission>([...SCOPES, 'admin', 'operator']),
+    plan: 'operator',
+    rateLimitPerMinute,
+    dailyLimit: null,
+    monthlyLimit: null,
+  };
+}
+
+/** Scopes whose requests count against daily and monthly quotas; monitoring and key management do not. */
+export const METERED_SCOPES: ReadonlySet<string> = new Set<Scope>(['search', 'extract', 'summarize', 'validate', 'cache']);

@@ -13,6 +13,7 @@ import { body } from './middleware/body.js';
 import { authenticate } from './middleware/authenticate.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { audit } from './middleware/audit.js';
+import { usage } from './middleware/usage.js';
 import { ROUTES } from './routes/index.js';
 
 /**
@@ -23,10 +24,12 @@ import { ROUTES } from './routes/index.js';
  *  4. https guard   client address and scheme; plain HTTP is refused before the body is read
  *  5. route match   404 and 405 before authentication, and the route known to later stages
  *  6. body          JSON only, 10 MB, syntax errors located
- *  7. authenticate  key → principal, and the route's scope checked
- *  8. rate limit    per principal, shared through Redis, X-RateLimit-* headers
- *  9. audit         one row per authenticated request, written after the response is sent
- * 10. router        the handler
+ *  7. audit         one row per request to an authenticated route, refusals included, written
+ *                   after the response is sent
+ *  8. authenticate  key → principal, the route's permission checked, failures counted per address
+ *  9. rate limit    per key over one minute, shared through Redis, X-RateLimit-* headers
+ * 10. usage         last_used_at; daily and monthly quotas on metered endpoints
+ * 11. router        the handler
  */
 export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>();
@@ -39,13 +42,14 @@ export function createApp(deps: AppDeps): Koa<AppState> {
 
   app.use(requestId(deps.logger));
   app.use(observe(deps.metrics));
-  app.use(errorEnvelope());
+  app.use(errorEnvelope(deps.config.upgradeUrl));
   app.use(httpsGuard(deps.config.requireHttps, parseRanges(deps.config.trustedProxies)));
   app.use(routeMatch(router, byName));
   for (const middleware of body(deps.config.maxBodyBytes)) app.use(middleware);
-  app.use(authenticate(deps.authenticator));
-  app.use(rateLimit(deps.redis, deps.config.queuePrefix));
   app.use(audit(deps.auditWriter, deps.config.region));
+  app.use(authenticate(deps.authenticator, deps.redis, deps.config.queuePrefix, deps.config.authFailuresPerMinute));
+  app.use(rateLimit(deps.redis, deps.config.queuePrefix));
+  app.use(usage(deps.usageMeter, deps.usageRecorder, deps.clock));
   app.use(router.routes());
 
   // Errors are rendered by the envelope middleware; Koa's own handler would only log them twice.

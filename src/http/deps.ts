@@ -5,10 +5,14 @@ import type { Metrics } from '../metrics/metrics.js';
 import type { HealthMonitor } from '../monitor/health.js';
 import type { AuditWriter } from '../monitor/audit-writer.js';
 import type { Authenticator } from '../auth/authenticator.js';
+import type { KeyService } from '../auth/key-service.js';
+import type { Clock } from '../clock.js';
+import type { UsageMeter } from '../usage/usage-meter.js';
+import type { UsageRecorder } from '../usage/usage-recorder.js';
 import type { QueueEventsByName, Queues } from '../queue/queues.js';
 import type { Storage } from '../storage/connection.js';
 
-/** Everything the HTTP edge needs, built once per process in src/services.ts. */
+/** Everything the HTTP edge needs, built once per process in src/service.ts. */
 export interface AppDeps {
   config: Config;
   logger: Logger;
@@ -20,6 +24,10 @@ export interface AppDeps {
   health: HealthMonitor;
   auditWriter: AuditWriter;
   authenticator: Authenticator;
+  keys: KeyService;
+  usageMeter: UsageMeter;
+  usageRecorder: UsageRecorder;
+  clock: Clock;
   version: string;
   /** Aborted when the process starts shutting down: waits on jobs give up with a clean error. */
   shutdownSignal: AbortSignal;

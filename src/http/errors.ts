@@ -2,7 +2,7 @@
  * The one error catalogue of the service: every code a client can receive, its HTTP status,
  * the fields its `details` carries, whether a retry can help, and the advice we give.
  * Section 7.3 of the interface specification, plus the codes it leaves open (404, 405, 415,
- * generic invalid parameter, HTTPS required).
+ * generic invalid parameter, HTTPS required, client address outside an allowlist, inactive key).
  */
 
 export interface ErrorSpec {
@@ -17,12 +17,12 @@ export interface ErrorSpec {
 
 export const ERROR_CATALOGUE = {
   INVALID_API_KEY: {
-    status: 401, retryable: false, details: [],
+    status: 401, retryable: false, details: ['reason'],
     message: 'The API key is malformed, revoked or does not exist.',
     suggestion: 'Check the key you send in Authorization: Bearer <key> or X-API-Key.',
   },
   EXPIRED_API_KEY: {
-    status: 401, retryable: false, details: [],
+    status: 401, retryable: false, details: ['reason', 'expired_at'],
     message: 'The API key has expired.',
     suggestion: 'Create a new key or rotate this one before it expires.',
   },
@@ -86,8 +86,13 @@ export const ERROR_CATALOGUE = {
     status: 403, retryable: false, details: ['feature', 'required_plan', 'current_plan'],
     message: 'This feature is not available on the current plan.',
   },
+  IP_NOT_ALLOWED: {
+    status: 403, retryable: false, details: ['client_ip'],
+    message: 'This key may not be used from this address.',
+    suggestion: "Call from an address in the service account's ip_allowlist.",
+  },
   NOT_FOUND: {
-    status: 404, retryable: false, details: ['path'],
+    status: 404, retryable: false, details: ['path', 'resource', 'id'],
     message: 'No such resource.',
     suggestion: 'See /v1/openapi.json for the list of endpoints.',
   },
@@ -99,6 +104,11 @@ export const ERROR_CATALOGUE = {
     status: 415, retryable: false, details: ['provided', 'expected'],
     message: 'Request bodies must be sent as JSON.',
     suggestion: 'Send the header Content-Type: application/json.',
+  },
+  KEY_NOT_ACTIVE: {
+    status: 422, retryable: false, details: ['key_id', 'status'],
+    message: 'The key is not active.',
+    suggestion: 'Create a new key instead.',
   },
   RATE_LIMITED: {
     status: 429, retryable: true, details: ['limit', 'period', 'reset_time', 'retry_after'],

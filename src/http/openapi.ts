@@ -11,8 +11,10 @@ export interface RouteDoc {
   path: string;
   summary: string;
   tag: string;
-  /** Required API-key scope, or undefined for a public route. */
+  /** Required API-key permission (a scope, admin or operator), or undefined for a public route. */
   scope?: string;
+  /** Qualifier in required_permission (`<scope>:<qualifier>`); default read for GET, write otherwise. */
+  permission?: string;
   /** Schema id of the JSON body. */
   body?: string;
   /** Schema id of the query string. */

@@ -29,7 +29,7 @@ function createAjv(coerceTypes: boolean): Ajv2020 {
   // strict: a typo in a schema (unknown keyword, format or type mix-up) fails at load, not in production.
   // strictRequired is off because if/then requirements name properties declared beside the if, not in the then.
   const ajv = new Ajv2020({
-    allErrors: false, useDefaults: true, coerceTypes, verbose: true, strict: true, strictRequired: false,
+    allErrors: false, useDefaults: true, coerceTypes, verbose: true, strict: true, strictRequired: false, allowUnionTypes: true,
   });
   ajvFormats.default(ajv, [...STANDARD_FORMATS]);
   for (const [name, format] of Object.entries(CUSTOM_FORMATS)) {

@@ -5,6 +5,8 @@ export interface RequestLogEntry {
   requestId: string;
   occurredAt: Date;
   principalId: string | null;
+  accountId: string | null;
+  mode: string | null;
   method: string;
   endpoint: string;
   status: number;
@@ -28,6 +30,8 @@ export async function insertRequestLogEntries(db: Kysely<Database>, entries: rea
         request_id: e.requestId,
         occurred_at: e.occurredAt,
         principal_id: e.principalId,
+        account_id: e.accountId,
+        mode: e.mode,
         method: e.method,
         endpoint: e.endpoint.slice(0, 255),
         status: e.status,
@@ -52,6 +56,8 @@ export async function findRequestLogByRequestId(db: Kysely<Database>, requestId:
     requestId: row.request_id,
     occurredAt: row.occurred_at,
     principalId: row.principal_id,
+    accountId: row.account_id,
+    mode: row.mode,
     method: row.method,
     endpoint: row.endpoint,
     status: row.status,

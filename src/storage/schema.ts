@@ -5,6 +5,11 @@ export interface Database {
   extractions: ExtractionsTable;
   request_log: RequestLogTable;
   service_settings: ServiceSettingsTable;
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  api_key_secrets: ApiKeySecretsTable;
+  usage_monthly: UsageMonthlyTable;
+  key_usage_daily: KeyUsageDailyTable;
 }
 
 export interface ExtractionsTable {
@@ -41,6 +46,8 @@ export interface RequestLogTable {
   cache_hit: number;
   region: string;
   error_code: string | null;
+  account_id: string | null;
+  mode: string | null;
   /** Endpoint-specific audit fields (query_hash, sources_analyzed, ...), as JSON text. */
   extra: string | null;
 }
@@ -49,4 +56,52 @@ export interface ServiceSettingsTable {
   name: string;
   value: string;
   updated_at: Date;
+}
+
+export interface AccountsTable {
+  id: string;
+  name: string;
+  plan: string;
+  created_at: Date;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  name: string;
+  type: string;
+  mode: string;
+  /** JSON array of permission names. */
+  permissions: string;
+  rate_limit: number | null;
+  daily_limit: number | null;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  description: string | null;
+  environment: string | null;
+  /** JSON array of CIDR ranges, or null for any address. */
+  ip_allowlist: string | null;
+  key_hint: string;
+  created_at: Date;
+  last_used_at: Date | null;
+}
+
+export interface ApiKeySecretsTable {
+  secret_hash: string;
+  key_id: string;
+  created_at: Date;
+  expires_at: Date | null;
+}
+
+export interface UsageMonthlyTable {
+  account_id: string;
+  mode: string;
+  period: string;
+  requests: ColumnType<number, number, number>;
+}
+
+export interface KeyUsageDailyTable {
+  key_id: string;
+  day: ColumnType<Date, string, string>;
+  requests: ColumnType<number, number, number>;
 }

@@ -3,19 +3,22 @@ import type { AuditWriter } from '../../monitor/audit-writer.js';
 import type { AppState } from '../context.js';
 
 /**
- * One audit row per authenticated request, written when the response has been sent so it
- * records the final status and size, whichever stage produced them. Requests refused before
- * authentication belong to no key and are visible in the access log and metrics instead.
+ * One audit row per request to an authenticated endpoint, refused ones included (a 401 has no
+ * principal, a 403 or 429 has one), written when the response has been sent so it records the
+ * final status and size, whichever stage produced them. Each row carries the account and mode
+ * (live or test) of its key, so sandbox traffic never shows up among live entries.
  */
 export function audit(writer: AuditWriter, region: string): Middleware<AppState> {
   return async (ctx, next) => {
-    const principal = ctx.state.principal;
-    if (principal) {
+    if (ctx.state.route?.scope) {
       ctx.res.once('finish', () => {
+        const principal = ctx.state.principal;
         writer.record({
           requestId: ctx.state.requestId,
           occurredAt: new Date(),
-          principalId: principal.id,
+          principalId: principal?.id ?? null,
+          accountId: principal?.accountId ?? null,
+          mode: principal?.mode ?? null,
           method: ctx.method,
           endpoint: ctx.state.route?.path ?? ctx.path,
           status: ctx.status,

@@ -1,38 +1,73 @@
 import type { Middleware } from 'koa';
+import type { Redis } from 'ioredis';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Authenticator } from '../../auth/authenticator.js';
-import type { Scope } from '../../auth/principal.js';
+import type { Permission } from '../../auth/principal.js';
 import { ApiError } from '../errors.js';
 import type { AppState } from '../context.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
+const FAILURE_WINDOW_SECONDS = 60;
 
 /** The key from Authorization: Bearer (preferred) or X-API-Key; undefined when neither is sent. */
 export function presentedKey(authorization: string, apiKeyHeader: string): string | undefined {
   if (authorization) {
     const match = BEARER.exec(authorization);
-    if (!match) throw new ApiError('INVALID_API_KEY', undefined, 'The Authorization header must have the form "Bearer <key>".');
+    if (!match) throw new ApiError('INVALID_API_KEY', { reason: 'invalid_api_key' }, 'The Authorization header must have the form "Bearer <key>".');
     return match[1];
   }
   return apiKeyHeader.trim() || undefined;
 }
 
-/** Authenticates every route that declares a scope, then checks the key holds that scope. */
-export function authenticate(authenticator: Authenticator): Middleware<AppState> {
+/** The qualifier in required_permission: what the route does with its scope. */
+function requiredPermission(scope: string, method: string, qualifier: string | undefined): string {
+  return `${scope}:${qualifier ?? (method === 'GET' ? 'read' : 'write')}`;
+}
+
+/**
+ * Authenticates every route that declares a scope, then checks the key holds it. Failed
+ * attempts are counted per client address: past AUTH_FAILURES_PER_MINUTE an address gets 429
+ * instead of 401 until the minute is over, which caps the database lookups a key-guessing
+ * client can cause (valid keys from the same address keep working).
+ */
+export function authenticate(authenticator: Authenticator, redis: Redis, keyPrefix: string, failuresPerMinute: number): Middleware<AppState> {
+  const failures = new RateLimiterRedis({ storeClient: redis, keyPrefix: `${keyPrefix}:authfail`, points: failuresPerMinute, duration: FAILURE_WINDOW_SECONDS });
+
   return async (ctx, next) => {
-    const scope = ctx.state.route?.scope as Scope | undefined;
-    if (!scope) return next();
-    const secret = presentedKey(ctx.get('Authorization'), ctx.get('X-API-Key'));
-    if (!secret) throw new ApiError('MISSING_API_KEY');
-    const principal = await authenticator.authenticate(secret);
-    if (!principal.scopes.has(scope)) {
-      throw new ApiError('INSUFFICIENT_PERMISSIONS', {
-        required_permission: `${scope}:${ctx.method === 'GET' ? 'read' : 'write'}`,
-        current_plan: principal.plan,
-        upgrade_url: `${ctx.state.origin}/docs/errors#INSUFFICIENT_PERMISSIONS`,
-      });
+    const route = ctx.state.route;
+    if (!route?.scope) return next();
+    let principal;
+    try {
+      const secret = presentedKey(ctx.get('Authorization'), ctx.get('X-API-Key'));
+      if (!secret) throw new ApiError('MISSING_API_KEY');
+      principal = await authenticator.authenticate(secret, ctx.state.clientIp);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) await countFailure(failures, ctx.state.clientIp, failuresPerMinute);
+      throw error;
     }
     ctx.state.principal = principal;
     ctx.state.log = ctx.state.log.child({ principal_id: principal.id });
+    if (!principal.permissions.has(route.scope as Permission)) {
+      throw new ApiError('INSUFFICIENT_PERMISSIONS', {
+        required_permission: requiredPermission(route.scope, ctx.method, route.permission),
+        current_plan: principal.plan,
+      }, `This key lacks the ${route.scope} permission.`);
+    }
     await next();
   };
+}
+
+async function countFailure(failures: RateLimiterRedis, clientIp: string, limit: number): Promise<void> {
+  try {
+    await failures.consume(clientIp);
+  } catch (rejection) {
+    if (!(rejection instanceof RateLimiterRes)) return; // Redis trouble: the 401 stands on its own
+    const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+    throw new ApiError(
+      'RATE_LIMITED',
+      { limit, period: `${FAILURE_WINDOW_SECONDS}s`, reset_time: new Date(Date.now() + rejection.msBeforeNext).toISOString(), retry_after: retryAfter },
+      `Too many failed authentications from ${clientIp}; wait before trying again.`,
+      { headers: { 'Retry-After': String(retryAfter) } },
+    );
+  }
 }

@@ -6,9 +6,10 @@ import type { AppState } from '../context.js';
 /**
  * Renders every failure as the error envelope of section 7.1. An ApiError keeps its code; any
  * other exception is an internal error: the client sees only an incident id, the log keeps
- * the stack under the same id.
+ * the stack under the same id. Errors that invite a plan change get their upgrade_url here, the
+ * one place that knows where plans are described (UPGRADE_URL, or this service's /v1/plans).
  */
-export function errorEnvelope(): Middleware<AppState> {
+export function errorEnvelope(upgradeUrl: string | undefined): Middleware<AppState> {
   return async (ctx, next) => {
     try {
       await next();
@@ -18,12 +19,15 @@ export function errorEnvelope(): Middleware<AppState> {
       if (error.status >= 500) ctx.state.log.error({ err: error.cause ?? thrown, code: error.code, details: error.details }, 'request failed');
       ctx.status = error.status;
       ctx.set(error.headers);
+      const details = UPGRADABLE.has(error.code)
+        ? { ...error.details, upgrade_url: upgradeUrl ?? `${ctx.state.origin ?? ''}/v1/plans` }
+        : error.details;
       ctx.body = {
         success: false,
         error: {
           code: error.code,
           message: error.message,
-          ...(error.details ? { details: error.details } : {}),
+          ...(details ? { details } : {}),
           ...('suggestion' in spec ? { suggestion: spec.suggestion } : {}),
           documentation: `${ctx.state.origin ?? ''}/docs/errors#${error.code}`,
         },
@@ -33,6 +37,8 @@ export function errorEnvelope(): Middleware<AppState> {
     }
   };
 }
+
+const UPGRADABLE: ReadonlySet<string> = new Set(['INSUFFICIENT_PERMISSIONS', 'MONTHLY_LIMIT_EXCEEDED']);
 
 function internal(thrown: unknown): ApiError {
   return new ApiError('INTERNAL_SERVER_ERROR', { incident_id: randomUUID() }, undefined, { cause: thrown });

@@ -4,6 +4,9 @@ import { getHealth } from './get-health.js';
 import { postExtract } from './post-extract.js';
 import { getLivez, getMetrics, getReadyz } from './probes.js';
 import type { Route } from './route.js';
+import { createKey, getKey, getKeyUsage, listKeys, revokeKey, rotateKey } from './auth-keys.js';
+import { createServiceAccount, listServiceAccounts } from './service-accounts.js';
+import { createAccount, getAccount, getPlans, listAccounts, updateAccount } from './accounts.js';
 
 let openApiDocument: object | undefined;
 
@@ -20,4 +23,11 @@ const getOpenApi: Route = {
 };
 
 /** Every endpoint of the service. Routing, authentication and the OpenAPI document all read this list. */
-export const ROUTES: readonly Route[] = [postExtract, getHealth, getOpenApi, getErrorDocs, getLivez, getReadyz, getMetrics];
+export const ROUTES: readonly Route[] = [
+  postExtract,
+  getHealth,
+  createKey, listKeys, getKey, rotateKey, revokeKey, getKeyUsage,
+  createServiceAccount, listServiceAccounts,
+  createAccount, listAccounts, getAccount, updateAccount, getPlans,
+  getOpenApi, getErrorDocs, getLivez, getReadyz, getMetrics,
+];

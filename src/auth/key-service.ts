@@ -1,0 +1,216 @@
+import type { Kysely } from 'kysely';
+import type { Redis } from 'ioredis';
+import type { Clock } from '../clock.js';
+import type { Database } from '../storage/schema.js';
+import { ApiError } from '../http/errors.js';
+import { generateKey, keyHint, randomId } from './key-format.js';
+import { hashKey } from './key-hash.js';
+import { publishInvalidation } from './key-cache.js';
+import {
+  findAccount, findKey, insertAccountIfAbsent, insertKey, listAccounts, listKeys, previousSecretsEnd, replaceSecret,
+  setRevokedAt, updateAccount, type Account, type KeyFilter, type KeyMode, type KeyRecord, type KeyType,
+} from './keys.repository.js';
+import { keyStatus } from './key-view.js';
+import type { Feature, Plans } from './plans.js';
+import type { Permission, Principal } from './principal.js';
+
+export const DEFAULT_ACCOUNT_ID = 'acct_default';
+/** How long a rotated-out secret keeps working (section 3.1). */
+export const ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
+
+export interface KeyInput {
+  name: string;
+  type?: 'standard' | 'scoped';
+  permissions?: string[];
+  rate_limit?: number;
+  daily_limit?: number;
+  expires_at?: string;
+  description?: string;
+  account_id?: string;
+  mode?: KeyMode;
+}
+
+export interface ServiceAccountInput extends Omit<KeyInput, 'type'> {
+  environment: string;
+  ip_allowlist?: string[];
+}
+
+export interface IssuedKey {
+  record: KeyRecord;
+  secret: string;
+}
+
+/**
+ * Accounts, keys and service accounts: the rules of sections 3.1 and 5, shared by the HTTP
+ * routes and the `keys` command line. `actor` is who asks: the operator (master key) may act on
+ * any account; a key with the admin permission only on its own account, and a sandbox admin
+ * only on sandbox keys. Keys outside the actor's reach answer 404, as if they did not exist.
+ * Every change that could leave a cached key lookup stale is published to all API processes.
+ */
+export class KeyService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly clock: Clock,
+    readonly plans: Plans,
+  ) {}
+
+  /** The account that owns keys created without one; its plan comes from DEFAULT_PLAN at first start. */
+  async ensureDefaultAccount(plan: string): Promise<void> {
+    await insertAccountIfAbsent(this.db, { id: DEFAULT_ACCOUNT_ID, name: 'Default account', plan, createdAt: this.clock.now() });
+  }
+
+  async createAccount(input: { name: string; plan: string }): Promise<Account> {
+    this.assertPlan(input.plan);
+    const account = { id: randomId('acct'), name: input.name, plan: input.plan, createdAt: this.clock.now() };
+    await insertAccountIfAbsent(this.db, account);
+    return account;
+  }
+
+  listAccounts(limit: number, offset: number): Promise<Account[]> {
+    return listAccounts(this.db, limit, offset);
+  }
+
+  async getAccount(id: string): Promise<Account> {
+    const account = await findAccount(this.db, id);
+    if (!account) throw notFound('account', id);
+    return account;
+  }
+
+  async updateAccount(id: string, changes: { name?: string; plan?: string }): Promise<Account> {
+    if (changes.plan !== undefined) this.assertPlan(changes.plan);
+    await this.getAccount(id);
+    await updateAccount(this.db, id, changes);
+    // Every key of the account carries its plan's limits and features in caches: drop them all.
+    if (changes.plan !== undefined) await publishInvalidation(this.redis, this.prefix, { account_id: id });
+    return this.getAccount(id);
+  }
+
+  async createKey(actor: Principal, input: KeyInput): Promise<IssuedKey> {
+    const type: KeyType = input.type ?? 'standard';
+    const permissions = input.permissions ?? [];
+    if (type === 'standard' && permissions.some((p) => p !== 'admin')) {
+      throw invalid('permissions', 'a standard key holds every scope; use type "scoped" to limit a key to some', permissions);
+    }
+    return this.issue(actor, input, type, permissions, type === 'scoped' ? 'scoped_keys' : undefined);
+  }
+
+  async createServiceAccount(actor: Principal, input: ServiceAccountInput): Promise<IssuedKey> {
+    const permissions = input.permissions ?? ['search', 'extract', 'summarize', 'validate', 'cache', 'monitor'];
+    return this.issue(actor, input, 'service_account', permissions, 'service_accounts');
+  }
+
+  async listKeys(actor: Principal, filter: Omit<KeyFilter, 'accountId'> & { accountId?: string }): Promise<KeyRecord[]> {
+    if (actor.permissions.has('operator')) return listKeys(this.db, filter);
+    if (filter.accountId !== undefined && filter.accountId !== actor.accountId) throw operatorOnly(actor);
+    if (actor.mode === 'test' && filter.mode === 'live') return [];
+    return listKeys(this.db, { ...filter, accountId: actor.accountId!, ...(actor.mode === 'test' ? { mode: 'test' } : {}) });
+  }
+
+  async getKey(actor: Principal, id: string): Promise<KeyRecord> {
+    const key = await findKey(this.db, id);
+    if (!key || !this.reaches(actor, key)) throw notFound('key', id);
+    return key;
+  }
+
+  /** Issues a new secret; every older secret keeps working for exactly 24 hours from now. */
+  async rotate(actor: Principal, id: string): Promise<IssuedKey & { oldKeyExpiresAt: Date }> {
+    const key = await this.getKey(actor, id);
+    const now = this.clock.now();
+    this.assertActive(key, now);
+    const secret = generateKey(key.mode);
+    const oldKeyExpiresAt = new Date(now.getTime() + ROTATION_GRACE_MS);
+    await replaceSecret(this.db, key.id, hashKey(secret), now, oldKeyExpiresAt);
+    await publishInvalidation(this.redis, this.prefix, { key_id: key.id });
+    return { record: key, secret, oldKeyExpiresAt };
+  }
+
+  /** Revokes now, or at `at` when it is in the future. Revoking a revoked key changes nothing. */
+  async revoke(actor: Principal, id: string, at?: Date): Promise<KeyRecord> {
+    const key = await this.getKey(actor, id);
+    const now = this.clock.now();
+    if (at !== undefined && at <= now) throw invalid('revoke_at', 'must be in the future; leave it out to revoke now', at.toISOString());
+    if (keyStatus(key, now) === 'revoked') return key;
+    const revokedAt = at ?? now;
+    await setRevokedAt(this.db, key.id, revokedAt);
+    await publishInvalidation(this.redis, this.prefix, { key_id: key.id });
+    return { ...key, revokedAt };
+  }
+
+  /** When the secrets replaced by the last rotation stop working, if any still work. */
+  previousKeyExpiresAt(key: KeyRecord): Promise<Date | null> {
+    return previousSecretsEnd(this.db, key.id, this.clock.now());
+  }
+
+  private async issue(actor: Principal, input: KeyInput, type: KeyType, permissions: string[], feature: Feature | undefined): Promise<IssuedKey> {
+    const accountId = input.account_id ?? actor.accountId ?? DEFAULT_ACCOUNT_ID;
+    if (!actor.permissions.has('operator') && accountId !== actor.accountId) throw operatorOnly(actor);
+    const mode: KeyMode = input.mode ?? actor.mode;
+    if (actor.mode === 'test' && mode === 'live') {
+      throw new ApiError('INSUFFICIENT_PERMISSIONS', { required_permission: 'admin:live', current_plan: actor.plan }, 'A sandbox key can only create sandbox keys.');
+    }
+    const account = await this.getAccount(accountId);
+    const plan = this.plans.get(account.plan);
+    if (feature && !plan.features.includes(feature)) {
+      throw new ApiError('FEATURE_NOT_AVAILABLE', { feature, required_plan: this.plans.requiredFor(feature)?.name ?? null, current_plan: plan.name });
+    }
+    if (input.rate_limit !== undefined && input.rate_limit > plan.rate_limit_per_minute) {
+      throw invalid('rate_limit', `must not exceed the ${plan.name} plan's ${plan.rate_limit_per_minute} requests per minute`, input.rate_limit);
+    }
+    if (input.daily_limit !== undefined && plan.daily_limit_per_key !== null && input.daily_limit > plan.daily_limit_per_key) {
+      throw invalid('daily_limit', `must not exceed the ${plan.name} plan's ${plan.daily_limit_per_key} requests per key per day`, input.daily_limit);
+    }
+    const now = this.clock.now();
+    const expiresAt = input.expires_at === undefined ? null : new Date(input.expires_at);
+    if (expiresAt && expiresAt <= now) throw invalid('expires_at', 'must be in the future', input.expires_at);
+
+    const secret = generateKey(mode);
+    const record: KeyRecord = {
+      id: randomId(type === 'service_account' ? 'sa' : 'key'),
+      accountId,
+      name: input.name,
+      type,
+      mode,
+      permissions: [...new Set(permissions)] as Permission[],
+      rateLimit: input.rate_limit ?? null,
+      dailyLimit: input.daily_limit ?? null,
+      expiresAt,
+      revokedAt: null,
+      description: input.description ?? null,
+      environment: 'environment' in input ? (input as ServiceAccountInput).environment : null,
+      ipAllowlist: 'environment' in input ? ((input as ServiceAccountInput).ip_allowlist ?? null) : null,
+      keyHint: keyHint(secret),
+      createdAt: now,
+      lastUsedAt: null,
+    };
+    await insertKey(this.db, record, hashKey(secret));
+    return { record, secret };
+  }
+
+  private reaches(actor: Principal, key: KeyRecord): boolean {
+    if (actor.permissions.has('operator')) return true;
+    return key.accountId === actor.accountId && (actor.mode === 'live' || key.mode === 'test');
+  }
+
+  private assertActive(key: KeyRecord, now: Date): void {
+    const status = keyStatus(key, now);
+    if (status !== 'active') throw new ApiError('KEY_NOT_ACTIVE', { key_id: key.id, status }, `The key is ${status}; only an active key can be rotated.`);
+  }
+
+  private assertPlan(plan: string): void {
+    if (!this.plans.has(plan)) throw invalid('plan', `must be one of ${this.plans.list.map((p) => p.name).join(', ')}`, plan);
+  }
+}
+
+function invalid(parameter: string, reason: string, provided: unknown): ApiError {
+  return new ApiError('INVALID_PARAMETER', { parameter, reason, provided }, `${parameter} ${reason}.`);
+}
+
+function notFound(kind: string, id: string): ApiError {
+  return new ApiError('NOT_FOUND', { resource: kind, id }, `No ${kind} with id ${id}.`);
+}
+
+function operatorOnly(actor: Principal): ApiError {
+  return new ApiError('INSUFFICIENT_PERMISSIONS', { required_permission: 'operator:accounts', current_plan: actor.plan }, 'Only the master key acts on other accounts.');
+}

@@ -1,0 +1,138 @@
+import type { KeyInput } from '../../auth/key-service.js';
+import type { KeyFilter } from '../../auth/keys.repository.js';
+import { keyView } from '../../auth/key-view.js';
+import { effectiveLimit } from '../../auth/authenticator.js';
+import { validateBody, validateQuery } from '../validation.js';
+import { respond, type AppContext } from '../context.js';
+import type { AppDeps } from '../deps.js';
+import type { Route } from './route.js';
+
+/*
+ * Key management (sections 2.5, 3.1, 4.11, 4.13). The master key manages every account's keys;
+ * a key with the admin permission manages those of its own account. Paths the specification
+ * leaves open follow the usual REST shape: /v1/auth/keys/{id} with rotate, revoke and usage.
+ */
+
+async function view(ctx: AppContext, deps: AppDeps, key: Awaited<ReturnType<AppDeps['keys']['getKey']>>): Promise<Record<string, unknown>> {
+  const account = await deps.keys.getAccount(key.accountId);
+  return keyView(key, deps.keys.plans.get(account.plan), deps.clock.now(), await deps.keys.previousKeyExpiresAt(key));
+}
+
+export const createKey: Route = {
+  operationId: 'createKey',
+  method: 'POST',
+  path: '/v1/auth/keys',
+  summary: 'Create an API key; the secret is in the response once, never again',
+  tag: 'Keys',
+  scope: 'admin',
+  permission: 'keys',
+  body: 'auth-key.request',
+  response: 'auth-key.response',
+  async handler(ctx, deps) {
+    const input = validateBody<KeyInput>('auth-key.request', ctx.request.body);
+    const { record, secret } = await deps.keys.createKey(ctx.state.principal!, input);
+    ctx.state.audit = { key_id: record.id };
+    respond(ctx, { ...(await view(ctx, deps, record)), key: secret });
+  },
+};
+
+export const listKeys: Route = {
+  operationId: 'listKeys',
+  method: 'GET',
+  path: '/v1/auth/keys',
+  summary: 'List the API keys the caller manages, with their status',
+  tag: 'Keys',
+  scope: 'admin',
+  permission: 'keys',
+  query: 'auth-key-list.query',
+  response: 'auth-key-list.response',
+  async handler(ctx, deps) {
+    const query = validateQuery<{ account_id?: string; type?: KeyFilter['type']; mode?: KeyFilter['mode']; limit: number; offset: number }>('auth-key-list.query', ctx.query);
+    const keys = await deps.keys.listKeys(ctx.state.principal!, {
+      ...(query.account_id !== undefined ? { accountId: query.account_id } : {}),
+      ...(query.type !== undefined ? { type: query.type } : {}),
+      ...(query.mode !== undefined ? { mode: query.mode } : {}),
+      limit: query.limit,
+      offset: query.offset,
+    });
+    respond(ctx, { items: await Promise.all(keys.map((key) => view(ctx, deps, key))), limit: query.limit, offset: query.offset });
+  },
+};
+
+export const getKey: Route = {
+  operationId: 'getKey',
+  method: 'GET',
+  path: '/v1/auth/keys/:id',
+  summary: 'Read one API key record (never its secret)',
+  tag: 'Keys',
+  scope: 'admin',
+  permission: 'keys',
+  response: 'auth-key.response',
+  async handler(ctx, deps) {
+    respond(ctx, await view(ctx, deps, await deps.keys.getKey(ctx.state.principal!, ctx.params.id!)));
+  },
+};
+
+export const rotateKey: Route = {
+  operationId: 'rotateKey',
+  method: 'POST',
+  path: '/v1/auth/keys/:id/rotate',
+  summary: 'Issue a new secret for the key; the old one keeps working for 24 hours',
+  tag: 'Keys',
+  scope: 'admin',
+  permission: 'keys',
+  response: 'auth-key.response',
+  async handler(ctx, deps) {
+    const { record, secret, oldKeyExpiresAt } = await deps.keys.rotate(ctx.state.principal!, ctx.params.id!);
+    ctx.state.audit = { key_id: record.id, action: 'rotate' };
+    respond(ctx, { ...(await view(ctx, deps, record)), key: secret, new_key: secret, old_key_expires_at: oldKeyExpiresAt.toISOString() });
+  },
+};
+
+export const revokeKey: Route = {
+  operationId: 'revokeKey',
+  method: 'POST',
+  path: '/v1/auth/keys/:id/revoke',
+  summary: 'Revoke the key now, or at revoke_at; every API process refuses it from then on',
+  tag: 'Keys',
+  scope: 'admin',
+  permission: 'keys',
+  body: 'auth-key-revoke.request',
+  response: 'auth-key.response',
+  async handler(ctx, deps) {
+    const input = validateBody<{ revoke_at?: string }>('auth-key-revoke.request', ctx.request.body);
+    const at = input.revoke_at === undefined ? undefined : new Date(input.revoke_at);
+    const record = await deps.keys.revoke(ctx.state.principal!, ctx.params.id!, at);
+    ctx.state.audit = { key_id: record.id, action: 'revoke', revoke_at: record.revokedAt?.toISOString() ?? null };
+    respond(ctx, await view(ctx, deps, record));
+  },
+};
+
+export const getKeyUsage: Route = {
+  operationId: 'getKeyUsage',
+  method: 'GET',
+  path: '/v1/auth/keys/:id/usage',
+  summary: "A key's requests today and its account's this month, against their limits",
+  tag: 'Keys',
+  scope: 'admin',
+  permission: 'keys',
+  response: 'auth-key-usage.response',
+  async handler(ctx, deps) {
+    const key = await deps.keys.getKey(ctx.state.principal!, ctx.params.id!);
+    const plan = deps.keys.plans.get((await deps.keys.getAccount(key.accountId)).plan);
+    const usage = await deps.usageMeter.keyUsage({
+      id: key.id,
+      accountId: key.accountId,
+      mode: key.mode,
+      dailyLimit: effectiveLimit(key.dailyLimit, plan.daily_limit_per_key),
+      monthlyLimit: key.mode === 'test' ? plan.sandbox_monthly_limit : plan.monthly_limit,
+    });
+    respond(ctx, {
+      key_id: key.id,
+      mode: key.mode,
+      ...usage,
+      rate_limit: effectiveLimit(key.rateLimit, plan.rate_limit_per_minute),
+      last_used_at: key.lastUsedAt?.toISOString() ?? null,
+    });
+  },
+};

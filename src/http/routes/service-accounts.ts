@@ -1,0 +1,56 @@
+import type { ServiceAccountInput } from '../../auth/key-service.js';
+import type { KeyMode } from '../../auth/keys.repository.js';
+import { keyView } from '../../auth/key-view.js';
+import { validateBody, validateQuery } from '../validation.js';
+import { respond } from '../context.js';
+import type { Route } from './route.js';
+
+/*
+ * Service accounts (sections 2.6, 4.12): keys for server-to-server use with an environment and
+ * an allowlist of client address ranges. They are key records of type service_account, so the
+ * key paths (read, rotate, revoke, usage) work on them too.
+ */
+
+export const createServiceAccount: Route = {
+  operationId: 'createServiceAccount',
+  method: 'POST',
+  path: '/v1/auth/service-accounts',
+  summary: 'Create a service account (highest plan): a key usable only from its ip_allowlist',
+  tag: 'Keys',
+  scope: 'admin',
+  permission: 'service_accounts',
+  body: 'service-account.request',
+  response: 'auth-key.response',
+  async handler(ctx, deps) {
+    const input = validateBody<ServiceAccountInput>('service-account.request', ctx.request.body);
+    const { record, secret } = await deps.keys.createServiceAccount(ctx.state.principal!, input);
+    const account = await deps.keys.getAccount(record.accountId);
+    ctx.state.audit = { key_id: record.id };
+    respond(ctx, { ...keyView(record, deps.keys.plans.get(account.plan), deps.clock.now()), key: secret });
+  },
+};
+
+export const listServiceAccounts: Route = {
+  operationId: 'listServiceAccounts',
+  method: 'GET',
+  path: '/v1/auth/service-accounts',
+  summary: 'List the service accounts the caller manages',
+  tag: 'Keys',
+  scope: 'admin',
+  permission: 'service_accounts',
+  query: 'service-account-list.query',
+  response: 'auth-key-list.response',
+  async handler(ctx, deps) {
+    const query = validateQuery<{ account_id?: string; mode?: KeyMode; limit: number; offset: number }>('service-account-list.query', ctx.query);
+    const keys = await deps.keys.listKeys(ctx.state.principal!, {
+      ...(query.account_id !== undefined ? { accountId: query.account_id } : {}),
+      ...(query.mode !== undefined ? { mode: query.mode } : {}),
+      type: 'service_account',
+      limit: query.limit,
+      offset: query.offset,
+    });
+    const now = deps.clock.now();
+    const items = await Promise.all(keys.map(async (key) => keyView(key, deps.keys.plans.get((await deps.keys.getAccount(key.accountId)).plan), now, await deps.keys.previousKeyExpiresAt(key))));
+    respond(ctx, { items, limit: query.limit, offset: query.offset });
+  },
+};

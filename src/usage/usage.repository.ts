@@ -1,0 +1,54 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../storage/schema.js';
+
+export interface MonthlyDelta {
+  accountId: string;
+  mode: string;
+  period: string;
+  requests: number;
+}
+
+export interface DailyDelta {
+  keyId: string;
+  day: string;
+  requests: number;
+}
+
+/** Adds counts to the durable totals; one statement per table, however many rows. */
+export async function addUsage(db: Kysely<Database>, monthly: readonly MonthlyDelta[], daily: readonly DailyDelta[]): Promise<void> {
+  if (monthly.length > 0) {
+    await db
+      .insertInto('usage_monthly')
+      .values(monthly.map((m) => ({ account_id: m.accountId, mode: m.mode, period: m.period, requests: m.requests })))
+      .onDuplicateKeyUpdate({ requests: sql<number>`requests + VALUES(requests)` })
+      .execute();
+  }
+  if (daily.length > 0) {
+    await db
+      .insertInto('key_usage_daily')
+      .values(daily.map((d) => ({ key_id: d.keyId, day: d.day, requests: d.requests })))
+      .onDuplicateKeyUpdate({ requests: sql<number>`requests + VALUES(requests)` })
+      .execute();
+  }
+}
+
+export async function monthlyUsage(db: Kysely<Database>, accountId: string, mode: string, period: string): Promise<number> {
+  const row = await db
+    .selectFrom('usage_monthly')
+    .select('requests')
+    .where('account_id', '=', accountId)
+    .where('mode', '=', mode)
+    .where('period', '=', period)
+    .executeTakeFirst();
+  return Number(row?.requests ?? 0);
+}
+
+export async function dailyUsage(db: Kysely<Database>, keyId: string, day: string): Promise<number> {
+  const row = await db
+    .selectFrom('key_usage_daily')
+    .select('requests')
+    .where('key_id', '=', keyId)
+    .where('day', '=', new Date(`${day}T00:00:00Z`))
+    .executeTakeFirst();
+  return Number(row?.requests ?? 0);
+}
