@@ -10,7 +10,7 @@ import { errorEnvelope } from './middleware/error-envelope.js';
 import { httpsGuard } from './middleware/https-guard.js';
 import { routeMatch } from './middleware/route-match.js';
 import { body } from './middleware/body.js';
-import { authenticate } from './middleware/authenticate.js';
+import { authenticate, authorize } from './middleware/authenticate.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { audit } from './middleware/audit.js';
 import { usage } from './middleware/usage.js';
@@ -26,10 +26,12 @@ import { ROUTES } from './routes/index.js';
  *  6. body          JSON only, 10 MB, syntax errors located
  *  7. audit         one row per request to an authenticated route, refusals included, written
  *                   after the response is sent
- *  8. authenticate  key → principal, the route's permission checked, failures counted per address
- *  9. rate limit    per key over one minute, shared through Redis, X-RateLimit-* headers
- * 10. usage         last_used_at; daily and monthly quotas on metered endpoints
- * 11. router        the handler
+ *  8. authenticate  key → principal; failures counted per client address
+ *  9. rate limit    per key over one minute, shared through Redis, X-RateLimit-* headers (so every
+ *                   response to a known key carries them, a 403 included)
+ * 10. authorize     the route's permission
+ * 11. usage         last_used_at; daily and monthly quotas on metered endpoints
+ * 12. router        the handler
  */
 export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>();
@@ -49,6 +51,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(audit(deps.auditWriter, deps.config.region));
   app.use(authenticate(deps.authenticator, deps.redis, deps.config.queuePrefix, deps.config.authFailuresPerMinute));
   app.use(rateLimit(deps.redis, deps.config.queuePrefix));
+  app.use(authorize());
   app.use(usage(deps.usageMeter, deps.usageRecorder, deps.clock));
   app.use(router.routes());
 

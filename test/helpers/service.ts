@@ -3,6 +3,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/log/logger.js';
 import type { Role } from '../../src/metrics/metrics.js';
 import { startService } from '../../src/service.js';
+import type { Clock } from '../../src/clock.js';
 
 export const TEST_KEY = 'sev_test_master_key_0123456789abcdefghij';
 
@@ -32,10 +33,23 @@ export function testEnv(overrides: Record<string, string> = {}): Record<string, 
   return env;
 }
 
+/** A clock the test moves by hand: expiry, grace periods and quota periods without waiting. */
+export class TestClock implements Clock {
+  private offsetMs = 0;
+
+  now(): Date {
+    return new Date(Date.now() + this.offsetMs);
+  }
+
+  advance(ms: number): void {
+    this.offsetMs += ms;
+  }
+}
+
 /** The whole service (API, workers and pool, or one role) in this process, as `npm start` runs it. */
-export async function startTestService(overrides: Record<string, string> = {}, role: Role = 'all'): Promise<TestService> {
+export async function startTestService(overrides: Record<string, string> = {}, role: Role = 'all', clock?: Clock): Promise<TestService> {
   const config = loadConfig(testEnv(overrides));
-  const service = await startService(config, role, createLogger('silent', role));
+  const service = await startService(config, role, createLogger('silent', role), clock ? { clock } : {});
   return { url: service.url, config, close: () => service.close() };
 }
 

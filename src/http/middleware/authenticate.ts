@@ -25,7 +25,8 @@ function requiredPermission(scope: string, method: string, qualifier: string | u
 }
 
 /**
- * Authenticates every route that declares a scope, then checks the key holds it. Failed
+ * Establishes who calls every route that declares a scope (the permission itself is checked by
+ * `authorize`, after the rate limit, so a refused request still counts and shows its headers). Failed
  * attempts are counted per client address: past AUTH_FAILURES_PER_MINUTE an address gets 429
  * instead of 401 until the minute is over, which caps the database lookups a key-guessing
  * client can cause (valid keys from the same address keep working).
@@ -47,7 +48,15 @@ export function authenticate(authenticator: Authenticator, redis: Redis, keyPref
     }
     ctx.state.principal = principal;
     ctx.state.log = ctx.state.log.child({ principal_id: principal.id });
-    if (!principal.permissions.has(route.scope as Permission)) {
+    await next();
+  };
+}
+
+/** Refuses a principal that lacks the route's permission. */
+export function authorize(): Middleware<AppState> {
+  return async (ctx, next) => {
+    const { route, principal } = ctx.state;
+    if (route?.scope && principal && !principal.permissions.has(route.scope as Permission)) {
       throw new ApiError('INSUFFICIENT_PERMISSIONS', {
         required_permission: requiredPermission(route.scope, ctx.method, route.permission),
         current_plan: principal.plan,

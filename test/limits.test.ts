@@ -1,0 +1,195 @@
+import { expect } from 'chai';
+import { Redis } from 'ioredis';
+import { sql } from 'kysely';
+import { openStorage, type Storage } from '../src/storage/connection.js';
+import { call, startTestService, TestClock, type TestService } from './helpers/service.js';
+import { createAccount, createKey, writePlansFile } from './helpers/accounts.js';
+
+const DAY = 86_400_000;
+
+/** A metered request: extract with an empty body is admitted and counted, then refused (422 URL_INVALID). */
+const metered = (base: string, key: string) => call(base, '/v1/extract', { key, body: {} });
+
+describe('rate limits and quotas', () => {
+  const clock = new TestClock();
+  const plansFile = writePlansFile();
+  let service: TestService;
+  let storage: Storage;
+  let redis: Redis;
+
+  before(async () => {
+    service = await startTestService({ PLANS_FILE: plansFile, AUTH_FAILURES_PER_MINUTE: '3' }, 'api', clock);
+    storage = openStorage(service.config.databaseUrl, 2);
+    redis = new Redis(service.config.redisUrl);
+  });
+  after(async () => {
+    await service.close();
+    await storage.close();
+    redis.disconnect();
+  });
+
+  describe('per-minute rate limit', () => {
+    it('admits exactly the limit from a burst of 200 parallel requests', async () => {
+      const { key } = await createKey(service.url, { account_id: await createAccount(service.url, 'enterprise'), rate_limit: 50 });
+      const responses = await Promise.all(Array.from({ length: 200 }, () => call(service.url, '/v1/health', { key })));
+      const statuses = responses.map((r) => r.status);
+      expect(statuses.filter((s) => s === 200)).to.have.length(50);
+      expect(statuses.filter((s) => s === 429)).to.have.length(150);
+      const remaining = responses.filter((r) => r.status === 200).map((r) => Number(r.headers.get('x-ratelimit-remaining'))).sort((a, b) => a - b);
+      expect(remaining).to.deep.equal(Array.from({ length: 50 }, (_, i) => i));
+    });
+
+    it('sends the X-RateLimit headers on success and on errors, and Retry-After on 429', async () => {
+      const { key } = await createKey(service.url, { account_id: await createAccount(service.url, 'enterprise'), rate_limit: 2 });
+      const ok = await call(service.url, '/v1/health', { key });
+      const failed = await metered(service.url, key); // 422 from validation, after the limit was counted
+      const limited = await call(service.url, '/v1/health', { key });
+      expect(ok.status).to.equal(200);
+      expect(failed.status).to.equal(422);
+      for (const [response, remaining] of [[ok, '1'], [failed, '0'], [limited, '0']] as const) {
+        expect(response.headers.get('x-ratelimit-limit')).to.equal('2');
+        expect(response.headers.get('x-ratelimit-remaining')).to.equal(remaining);
+        expect(response.headers.get('x-ratelimit-window')).to.equal('60');
+        const reset = Number(response.headers.get('x-ratelimit-reset'));
+        expect(reset * 1000).to.be.within(Date.now(), Date.now() + 61_000);
+      }
+      expect(limited.status).to.equal(429);
+      expect(limited.json.error.code).to.equal('RATE_LIMITED');
+      const details = limited.json.error.details;
+      expect(details).to.include({ limit: 2, period: '60s' });
+      expect(Number(limited.headers.get('retry-after'))).to.equal(details.retry_after).and.be.within(1, 60);
+      expect(Date.parse(details.reset_time)).to.equal(Number(limited.headers.get('x-ratelimit-reset')) * 1000);
+    });
+
+    it('answers 429 instead of 401 to an address that keeps failing, while good keys still work', async () => {
+      const { key } = await createKey(service.url, { account_id: await createAccount(service.url, 'enterprise') });
+      const prefix = `${service.config.queuePrefix}:authfail`;
+      await redis.del(...(await redis.keys(`${prefix}*`)), `${prefix}:none`);
+      const bad = [];
+      for (let i = 0; i < 4; i++) bad.push(await call(service.url, '/v1/health', { key: 'sev_live_wrong' }));
+      expect(bad.map((r) => r.status)).to.deep.equal([401, 401, 401, 429]);
+      expect(bad[3]!.json.error.details).to.include({ limit: 3, period: '60s' });
+      expect(bad[3]!.headers.get('retry-after')).to.match(/^\d+$/);
+      expect((await call(service.url, '/v1/health', { key })).status).to.equal(200);
+      await redis.del(...(await redis.keys(`${prefix}*`)));
+    });
+  });
+
+  describe('monthly quota', () => {
+    it('refuses past the plan quota with MONTHLY_LIMIT_EXCEEDED, on metered endpoints only', async () => {
+      const account = await createAccount(service.url, 'free');
+      const { key } = await createKey(service.url, { account_id: account });
+      for (let i = 0; i < 5; i++) expect((await metered(service.url, key)).status).to.equal(422);
+      const refused = await metered(service.url, key);
+      expect(refused.status).to.equal(429);
+      expect(refused.json.error.code).to.equal('MONTHLY_LIMIT_EXCEEDED');
+      const now = clock.now();
+      const reset = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString();
+      expect(refused.json.error.details).to.deep.equal({ monthly_limit: 5, requests_used: 5, reset_date: reset, upgrade_url: `${service.url}/v1/plans` });
+      expect(Number(refused.headers.get('retry-after'))).to.be.closeTo((Date.parse(reset) - now.getTime()) / 1000, 5);
+      expect(refused.headers.get('x-ratelimit-limit')).to.equal('1000');
+      // Monitoring is not metered, and the quota is the account's: a second key shares it.
+      expect((await call(service.url, '/v1/health', { key })).status).to.equal(200);
+      const second = await createKey(service.url, { account_id: account });
+      expect((await metered(service.url, second.key)).json.error.code).to.equal('MONTHLY_LIMIT_EXCEEDED');
+      // A plan change reaches the cached keys at once.
+      await call(service.url, `/v1/accounts/${account}`, { method: 'PATCH', body: { plan: 'pro' } });
+      expect((await metered(service.url, key)).status).to.equal(422);
+    });
+
+    it('starts again in the next calendar month', async () => {
+      const clockOf = new TestClock();
+      const other = await startTestService({ PLANS_FILE: plansFile, QUEUE_PREFIX: service.config.queuePrefix }, 'api', clockOf);
+      try {
+        const { key } = await createKey(other.url, { account_id: await createAccount(other.url, 'free') });
+        for (let i = 0; i < 5; i++) await metered(other.url, key);
+        expect((await metered(other.url, key)).status).to.equal(429);
+        const now = clockOf.now();
+        clockOf.advance(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1) - now.getTime() + 1000);
+        expect((await metered(other.url, key)).status).to.equal(422);
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('survives a restart of the API and the loss of every Redis counter', async () => {
+      const prefix = `test-durable-${Date.now()}`;
+      const first = await startTestService({ PLANS_FILE: plansFile, QUEUE_PREFIX: prefix }, 'api', clock);
+      const account = await createAccount(first.url, 'free');
+      const { key } = await createKey(first.url, { account_id: account });
+      for (let i = 0; i < 3; i++) await metered(first.url, key);
+      await first.close();
+      // What a Redis restart without persistence does to our counters.
+      const counters = await redis.keys(`${prefix}:usage:*`);
+      expect(counters).to.have.length(2);
+      await redis.del(...counters);
+
+      const second = await startTestService({ PLANS_FILE: plansFile, QUEUE_PREFIX: prefix }, 'api', clock);
+      try {
+        expect((await metered(second.url, key)).status).to.equal(422);
+        expect((await metered(second.url, key)).status).to.equal(422);
+        const refused = await metered(second.url, key);
+        expect(refused.json.error.code).to.equal('MONTHLY_LIMIT_EXCEEDED');
+        expect(refused.json.error.details.requests_used).to.equal(5);
+      } finally {
+        await second.close();
+      }
+      const period = clock.now().toISOString().slice(0, 7);
+      const durable = await sql<{ requests: number }>`SELECT requests FROM usage_monthly WHERE account_id = ${account} AND mode = 'live' AND period = ${period}`.execute(storage.db);
+      expect(Number(durable.rows[0]?.requests)).to.equal(5);
+    });
+  });
+
+  describe('daily limit', () => {
+    it('refuses past the key daily limit with RATE_LIMITED for the day, and resets at midnight UTC', async () => {
+      const { key, id } = await createKey(service.url, { account_id: await createAccount(service.url, 'pro'), daily_limit: 2 });
+      await metered(service.url, key);
+      await metered(service.url, key);
+      const refused = await metered(service.url, key);
+      expect(refused.status).to.equal(429);
+      expect(refused.json.error.code).to.equal('RATE_LIMITED');
+      expect(refused.json.error.details).to.include({ limit: 2, period: '86400s' });
+      const usage = (await call(service.url, `/v1/auth/keys/${id}/usage`)).json.data;
+      expect(usage).to.include({ requests_today: 2, daily_limit: 2 });
+      clock.advance(DAY);
+      expect((await metered(service.url, key)).status).to.equal(422);
+    });
+  });
+
+  describe('sandbox', () => {
+    it('gives test keys their own quota, usage and audit, apart from live ones', async () => {
+      const account = await createAccount(service.url, 'free');
+      const live = await createKey(service.url, { account_id: account });
+      const test = await createKey(service.url, { account_id: account, mode: 'test' });
+      expect(test.key).to.match(/^sev_test_/);
+      for (let i = 0; i < 5; i++) await metered(service.url, live.key);
+      expect((await metered(service.url, live.key)).status).to.equal(429);
+
+      // The live quota is used up; the sandbox has its own 3 requests.
+      for (let i = 0; i < 3; i++) expect((await metered(service.url, test.key)).status).to.equal(422);
+      const refused = await metered(service.url, test.key);
+      expect(refused.json.error.details).to.include({ monthly_limit: 3, requests_used: 3 });
+
+      const liveUsage = (await call(service.url, `/v1/auth/keys/${live.id}/usage`)).json.data;
+      const testUsage = (await call(service.url, `/v1/auth/keys/${test.id}/usage`)).json.data;
+      expect(liveUsage).to.include({ mode: 'live', requests_this_month: 5, monthly_limit: 5 });
+      expect(testUsage).to.include({ mode: 'test', requests_this_month: 3, monthly_limit: 3 });
+
+      // A sandbox admin key sees and makes sandbox keys only.
+      const admin = await createKey(service.url, { account_id: account, mode: 'test', permissions: ['admin'] });
+      const listed = (await call(service.url, '/v1/auth/keys', { key: admin.key })).json.data.items;
+      expect(listed.map((k: any) => k.mode)).to.satisfy((modes: string[]) => modes.length > 0 && modes.every((m) => m === 'test'));
+      expect((await call(service.url, `/v1/auth/keys/${live.id}`, { key: admin.key })).status).to.equal(404);
+      const liveFromSandbox = await call(service.url, '/v1/auth/keys', { key: admin.key, body: { name: 'x', mode: 'live' } });
+      expect(liveFromSandbox.status).to.equal(403);
+
+      await service.close(); // flushes the audit rows
+      service = await startTestService({ PLANS_FILE: plansFile, AUTH_FAILURES_PER_MINUTE: '3', QUEUE_PREFIX: service.config.queuePrefix }, 'api', clock);
+      const rows = await sql<{ principal_id: string; mode: string; n: number }>`
+        SELECT principal_id, mode, COUNT(*) AS n FROM request_log WHERE account_id = ${account} GROUP BY principal_id, mode`.execute(storage.db);
+      const byKey = Object.fromEntries(rows.rows.map((r) => [r.principal_id, [r.mode, Number(r.n)]]));
+      expect(byKey[live.id]).to.deep.equal(['live', 6]);
+      expect(byKey[test.id]).to.deep.equal(['test', 4]);
+    });
+  });
+});
