@@ -1,5 +1,16 @@
 import { expect } from 'chai';
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { ConfigError, loadConfig } from '../src/config.js';
+import { DEFAULT_PLANS } from '../src/auth/plans.js';
+
+function plansFile(contents: unknown): string {
+  const file = path.join(os.tmpdir(), `sev-config-plans-${randomUUID()}.json`);
+  writeFileSync(file, typeof contents === 'string' ? contents : JSON.stringify(contents));
+  return file;
+}
 
 type Env = Record<string, string | undefined>;
 
@@ -56,6 +67,28 @@ describe('config', () => {
         if (saved === undefined) delete process.env.PORT;
         else process.env.PORT = saved;
       }
+    });
+  });
+
+  describe('plans', () => {
+    it('defaults to free, pro and enterprise, with the default account on the highest', () => {
+      const config = loadConfig({});
+      expect(config.plans.list.map((p) => p.name)).to.deep.equal(['free', 'pro', 'enterprise']);
+      expect(config.defaultPlan).to.equal('enterprise');
+      expect(config.plans.requiredFor('scoped_keys')?.name).to.equal('pro');
+      expect(config.plans.requiredFor('service_accounts')?.name).to.equal('enterprise');
+    });
+
+    it('reads PLANS_FILE and lets DEFAULT_PLAN pick one of its plans', () => {
+      const file = plansFile([
+        { name: 'team', rate_limit_per_minute: 100, monthly_limit: 5000, sandbox_monthly_limit: null, daily_limit_per_key: null, features: ['scoped_keys'] },
+        { name: 'corp', rate_limit_per_minute: 900, monthly_limit: null, sandbox_monthly_limit: null, daily_limit_per_key: null, features: ['scoped_keys', 'service_accounts'] },
+      ]);
+      const config = loadConfig({ PLANS_FILE: file, DEFAULT_PLAN: 'team' });
+      expect(config.defaultPlan).to.equal('team');
+      expect(config.plans.get('corp').rate_limit_per_minute).to.equal(900);
+      // An account whose plan disappeared from the file falls back to the lowest tier.
+      expect(config.plans.get('enterprise').name).to.equal('team');
     });
   });
 
@@ -149,12 +182,29 @@ describe('config', () => {
       [{ MASTER_API_KEY: 'k'.repeat(23) }, 'MASTER_API_KEY'],
       [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
       [{ MAX_BODY_MB: '0' }, 'MAX_BODY_MB'],
+      [{ DEFAULT_PLAN: 'platinum' }, 'DEFAULT_PLAN'],
+      [{ UPGRADE_URL: 'ftp://plans.example' }, 'UPGRADE_URL'],
+      [{ KEY_CACHE_TTL_S: '3601' }, 'KEY_CACHE_TTL_S'],
+      [{ AUTH_FAILURES_PER_MINUTE: '0' }, 'AUTH_FAILURES_PER_MINUTE'],
+      [{ PLANS_FILE: '/nonexistent/plans.json' }, 'PLANS_FILE'],
     ];
     for (const [env, variable] of cases) {
       it(`${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')} → ${variable}`, () => {
         expectRejected(env, variable);
       });
     }
+
+    it('says what is wrong with a plans file', () => {
+      const plan = { ...DEFAULT_PLANS[0] };
+      expect(expectRejected({ PLANS_FILE: plansFile('[{') }, 'PLANS_FILE').message).to.include('not valid JSON');
+      expect(expectRejected({ PLANS_FILE: plansFile([]) }, 'PLANS_FILE').message).to.include('non-empty');
+      expect(expectRejected({ PLANS_FILE: plansFile([plan, plan]) }, 'PLANS_FILE').message).to.include('used twice');
+      expect(expectRejected({ PLANS_FILE: plansFile([{ ...plan, monthly_limit: 0 }]) }, 'PLANS_FILE').message).to.include('monthly_limit');
+      expect(expectRejected({ PLANS_FILE: plansFile([{ ...plan, features: ['sso'] }]) }, 'PLANS_FILE').message).to.include('features');
+      expect(expectRejected({ PLANS_FILE: plansFile([{ ...plan, quota: 1 }]) }, 'PLANS_FILE').message).to.include('quota');
+      const { daily_limit_per_key: _omitted, ...incomplete } = plan;
+      expect(expectRejected({ PLANS_FILE: plansFile([incomplete]) }, 'PLANS_FILE').message).to.include('daily_limit_per_key');
+    });
 
     it('quotes the offending value so the operator can see it', () => {
       expect(configError({ PORT: 'abc' }).message).to.include('"abc"');

@@ -100,7 +100,7 @@ function operation(route: RouteDoc, schemas: Readonly<Record<string, Json>>): Js
     tags: [route.tag],
     // OpenAPI 3.1 lets non-OAuth requirements list role names: here, the key scope the route needs.
     security: route.scope ? [{ bearerAuth: [route.scope] }, { apiKeyAuth: [route.scope] }] : [],
-    ...(route.scope ? { description: `Requires an API key with the ${route.scope} scope.` } : {}),
+    ...(route.scope ? { description: accessNote(route.scope) } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(route.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: ref(route.body) } } } }
@@ -116,6 +116,12 @@ function operation(route: RouteDoc, schemas: Readonly<Record<string, Json>>): Js
       ),
     },
   };
+}
+
+function accessNote(scope: string): string {
+  if (scope === 'operator') return 'Requires the master key.';
+  if (scope === 'admin') return 'Requires the master key, or a key with the admin permission (for its own account).';
+  return `Requires an API key with the ${scope} scope.`;
 }
 
 /** The statuses a route can answer with besides 200, from what it takes and whether it needs a key. */
