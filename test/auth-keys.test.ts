@@ -166,6 +166,7 @@ describe('API keys', () => {
       expect(fresh).to.match(/^sev_live_/).and.not.equal(old);
       expect(rotation.json.data.key).to.equal(fresh);
       expect(rotation.json.data.id).to.equal(id);
+      expect(rotation.json.data.key_hint).to.equal(`sev_live_…${fresh.slice(-4)}`);
       expect(Date.parse(oldEnds) - rotatedAt).to.be.closeTo(24 * HOUR, 5_000);
 
       expect((await health(old)).status).to.equal(200);

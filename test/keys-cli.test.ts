@@ -17,8 +17,13 @@ describe('keys command line', () => {
   // One queue namespace for the command line and the service, so they share the invalidation channel.
   const env = testEnv();
   let service: TestService;
+  // The suite's keys live on an account of their own, so listing them is not crowded out by other tests' keys.
+  let accountId: string;
   before(async () => {
     service = await startTestService({ QUEUE_PREFIX: env.QUEUE_PREFIX! });
+    const account = await cli('accounts', 'create', '--name', 'keys cli', '--plan', 'enterprise', '--json');
+    expect(account.code, account.stderr).to.equal(0);
+    accountId = (JSON.parse(account.stdout) as { id: string }).id;
   });
   after(() => service.close());
 
@@ -35,7 +40,7 @@ describe('keys command line', () => {
   }
 
   async function createKey(...args: string[]): Promise<{ id: string; key: string }> {
-    const res = await cli('create', ...args, '--json');
+    const res = await cli('create', '--account', accountId, ...args, '--json');
     expect(res.code, res.stderr).to.equal(0);
     return JSON.parse(res.stdout) as { id: string; key: string };
   }
@@ -45,7 +50,7 @@ describe('keys command line', () => {
     expect(created.key).to.match(/^sev_live_/);
     expect((await call(service.url, '/v1/health', { key: created.key })).status).to.equal(200);
 
-    const list = await cli('list');
+    const list = await cli('list', '--account', accountId);
     expect(list.code, list.stderr).to.equal(0);
     const row = list.stdout.split('\n').find((line) => line.startsWith(created.id));
     expect(row).to.match(/\bcli key\s+standard\s+live\s+active\b/);
@@ -77,7 +82,7 @@ describe('keys command line', () => {
   });
 
   it('creates a sandbox key and says its secret is shown only once', async () => {
-    const res = await cli('create', '--name', 'sandbox', '--mode', 'test');
+    const res = await cli('create', '--name', 'sandbox', '--mode', 'test', '--account', accountId);
     expect(res.code, res.stderr).to.equal(0);
     expect(res.stdout).to.include('shown only once');
     expect(res.stdout).to.match(/^ {2}sev_test_\S+$/m);

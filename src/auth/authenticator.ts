@@ -70,9 +70,18 @@ export function effectivePermissions(key: Pick<KeyRecord, 'type' | 'permissions'
 }
 
 /** A key's own limit applies when lower than its plan's: a key can narrow its plan, never widen it. */
-export function effectiveLimit(own: number | null, planLimit: number | null): number | null {
+function effectiveLimit(own: number | null, planLimit: number | null): number | null {
   if (own === null) return planLimit;
   return planLimit === null ? own : Math.min(own, planLimit);
+}
+
+/** The limits a key works under: its own where lower than its plan's; the sandbox quota for test keys. */
+export function keyLimits(key: Pick<KeyRecord, 'rateLimit' | 'dailyLimit' | 'mode'>, plan: Plan): Pick<Principal, 'rateLimitPerMinute' | 'dailyLimit' | 'monthlyLimit'> {
+  return {
+    rateLimitPerMinute: effectiveLimit(key.rateLimit, plan.rate_limit_per_minute)!,
+    dailyLimit: effectiveLimit(key.dailyLimit, plan.daily_limit_per_key),
+    monthlyLimit: key.mode === 'test' ? plan.sandbox_monthly_limit : plan.monthly_limit,
+  };
 }
 
 function principalOf(key: KeyRecord, plan: Plan): Principal {
@@ -84,8 +93,6 @@ function principalOf(key: KeyRecord, plan: Plan): Principal {
     mode: key.mode,
     permissions: new Set(effectivePermissions(key)),
     plan: plan.name,
-    rateLimitPerMinute: effectiveLimit(key.rateLimit, plan.rate_limit_per_minute)!,
-    dailyLimit: effectiveLimit(key.dailyLimit, plan.daily_limit_per_key),
-    monthlyLimit: key.mode === 'test' ? plan.sandbox_monthly_limit : plan.monthly_limit,
+    ...keyLimits(key, plan),
   };
 }

@@ -7,12 +7,12 @@ import { generateKey, keyHint, randomId } from './key-format.js';
 import { hashKey } from './key-hash.js';
 import { publishInvalidation } from './key-cache.js';
 import {
-  findAccount, findKey, insertAccountIfAbsent, insertKey, listAccounts, listKeys, previousSecretsEnd, replaceSecret,
-  setRevokedAt, updateAccount, type Account, type KeyFilter, type KeyMode, type KeyRecord, type KeyType,
+  findAccount, findAccounts, findKey, insertAccountIfAbsent, insertKey, listAccounts, listKeys, previousSecretsEnds,
+  replaceSecret, setRevokedAt, updateAccount, type Account, type KeyFilter, type KeyMode, type KeyRecord, type KeyType,
 } from './keys.repository.js';
-import { keyStatus } from './key-view.js';
+import { keyStatus, keyView } from './key-view.js';
 import type { Feature, Plans } from './plans.js';
-import type { Permission, Principal } from './principal.js';
+import { SCOPES, type Permission, type Principal } from './principal.js';
 
 export const DEFAULT_ACCOUNT_ID = 'acct_default';
 /** How long a rotated-out secret keeps working (section 3.1). */
@@ -33,6 +33,16 @@ export interface KeyInput {
 export interface ServiceAccountInput extends Omit<KeyInput, 'type'> {
   environment: string;
   ip_allowlist?: string[];
+}
+
+/** What differs between the kinds of key a caller can create. */
+interface KeyKindInput {
+  type: KeyType;
+  permissions: string[];
+  /** The plan feature this kind needs, if any. */
+  feature: Feature | undefined;
+  environment?: string;
+  ipAllowlist?: string[] | null;
 }
 
 export interface IssuedKey {
@@ -93,12 +103,17 @@ export class KeyService {
     if (type === 'standard' && permissions.some((p) => p !== 'admin')) {
       throw invalid('permissions', 'a standard key holds every scope; use type "scoped" to limit a key to some', permissions);
     }
-    return this.issue(actor, input, type, permissions, type === 'scoped' ? 'scoped_keys' : undefined);
+    return this.issue(actor, input, { type, permissions, feature: type === 'scoped' ? 'scoped_keys' : undefined });
   }
 
   async createServiceAccount(actor: Principal, input: ServiceAccountInput): Promise<IssuedKey> {
-    const permissions = input.permissions ?? ['search', 'extract', 'summarize', 'validate', 'cache', 'monitor'];
-    return this.issue(actor, input, 'service_account', permissions, 'service_accounts');
+    return this.issue(actor, input, {
+      type: 'service_account',
+      permissions: input.permissions ?? [...SCOPES],
+      feature: 'service_accounts',
+      environment: input.environment,
+      ipAllowlist: input.ip_allowlist ?? null,
+    });
   }
 
   async listKeys(actor: Principal, filter: Omit<KeyFilter, 'accountId'> & { accountId?: string }): Promise<KeyRecord[]> {
@@ -121,29 +136,37 @@ export class KeyService {
     this.assertActive(key, now);
     const secret = generateKey(key.mode);
     const oldKeyExpiresAt = new Date(now.getTime() + ROTATION_GRACE_MS);
-    await replaceSecret(this.db, key.id, hashKey(secret), now, oldKeyExpiresAt);
+    const hint = keyHint(secret);
+    await replaceSecret(this.db, key.id, { hash: hashKey(secret), hint }, now, oldKeyExpiresAt);
     await publishInvalidation(this.redis, this.prefix, { key_id: key.id });
-    return { record: key, secret, oldKeyExpiresAt };
+    return { record: { ...key, keyHint: hint }, secret, oldKeyExpiresAt };
   }
 
-  /** Revokes now, or at `at` when it is in the future. Revoking a revoked key changes nothing. */
+  /**
+   * Revokes now, or at `at` when it is in the future. Revoking a revoked key changes nothing in
+   * the database but announces the revocation again, so a retry after a failed announcement
+   * (Redis away) still reaches every process.
+   */
   async revoke(actor: Principal, id: string, at?: Date): Promise<KeyRecord> {
     const key = await this.getKey(actor, id);
     const now = this.clock.now();
     if (at !== undefined && at <= now) throw invalid('revoke_at', 'must be in the future; leave it out to revoke now', at.toISOString());
-    if (keyStatus(key, now) === 'revoked') return key;
-    const revokedAt = at ?? now;
-    await setRevokedAt(this.db, key.id, revokedAt);
+    const revoked = keyStatus(key, now) === 'revoked' ? key : { ...key, revokedAt: at ?? now };
+    if (revoked !== key) await setRevokedAt(this.db, key.id, revoked.revokedAt!);
     await publishInvalidation(this.redis, this.prefix, { key_id: key.id });
-    return { ...key, revokedAt };
+    return revoked;
   }
 
-  /** When the secrets replaced by the last rotation stop working, if any still work. */
-  previousKeyExpiresAt(key: KeyRecord): Promise<Date | null> {
-    return previousSecretsEnd(this.db, key.id, this.clock.now());
+  /** Key records as clients see them (section 2.5), with their plans' limits, in two queries for any number. */
+  async describe(keys: readonly KeyRecord[]): Promise<Record<string, unknown>[]> {
+    const now = this.clock.now();
+    const ids = keys.map((key) => key.id);
+    const [accounts, previousEnds] = await Promise.all([findAccounts(this.db, keys.map((k) => k.accountId)), previousSecretsEnds(this.db, ids, now)]);
+    return keys.map((key) => keyView(key, this.plans.get(accounts.get(key.accountId)?.plan ?? ''), now, previousEnds.get(key.id) ?? null));
   }
 
-  private async issue(actor: Principal, input: KeyInput, type: KeyType, permissions: string[], feature: Feature | undefined): Promise<IssuedKey> {
+  private async issue(actor: Principal, input: KeyInput, kind: KeyKindInput): Promise<IssuedKey> {
+    const { type, permissions, feature } = kind;
     const accountId = input.account_id ?? actor.accountId ?? DEFAULT_ACCOUNT_ID;
     if (!actor.permissions.has('operator') && accountId !== actor.accountId) throw operatorOnly(actor);
     const mode: KeyMode = input.mode ?? actor.mode;
@@ -178,8 +201,8 @@ export class KeyService {
       expiresAt,
       revokedAt: null,
       description: input.description ?? null,
-      environment: 'environment' in input ? (input as ServiceAccountInput).environment : null,
-      ipAllowlist: 'environment' in input ? ((input as ServiceAccountInput).ip_allowlist ?? null) : null,
+      environment: kind.environment ?? null,
+      ipAllowlist: kind.ipAllowlist ?? null,
       keyHint: keyHint(secret),
       createdAt: now,
       lastUsedAt: null,

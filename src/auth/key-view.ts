@@ -1,5 +1,5 @@
 import type { Account, KeyRecord } from './keys.repository.js';
-import { effectiveLimit, effectivePermissions } from './authenticator.js';
+import { effectivePermissions, keyLimits } from './authenticator.js';
 import type { Plan } from './plans.js';
 
 export type KeyStatus = 'active' | 'expired' | 'revoked';
@@ -14,6 +14,7 @@ export function keyStatus(key: Pick<KeyRecord, 'revokedAt' | 'expiresAt'>, now: 
 /** The key record of section 2.5 as clients see it; never any part of a secret beyond its hint. */
 export function keyView(key: KeyRecord, plan: Plan, now: Date, previousKeyExpiresAt: Date | null = null): Record<string, unknown> {
   const status = keyStatus(key, now);
+  const limits = keyLimits(key, plan);
   return {
     id: key.id,
     name: key.name,
@@ -21,8 +22,8 @@ export function keyView(key: KeyRecord, plan: Plan, now: Date, previousKeyExpire
     mode: key.mode,
     account_id: key.accountId,
     permissions: effectivePermissions(key),
-    rate_limit: effectiveLimit(key.rateLimit, plan.rate_limit_per_minute),
-    daily_limit: effectiveLimit(key.dailyLimit, plan.daily_limit_per_key),
+    rate_limit: limits.rateLimitPerMinute,
+    daily_limit: limits.dailyLimit,
     expires_at: key.expiresAt?.toISOString() ?? null,
     description: key.description,
     created_at: key.createdAt.toISOString(),

@@ -155,24 +155,34 @@ export async function listKeys(db: Kysely<Database>, filter: KeyFilter): Promise
 
 /**
  * Rotation: every secret of the key that had no end gets `oldSecretsEndAt`, and the new secret
- * is added, in one transaction so the key never has zero or two unbounded secrets.
+ * is added (and becomes the record's hint), in one transaction so the key never has zero or two
+ * unbounded secrets.
  */
-export async function replaceSecret(db: Kysely<Database>, keyId: string, newHash: string, now: Date, oldSecretsEndAt: Date): Promise<void> {
+export async function replaceSecret(db: Kysely<Database>, keyId: string, secret: { hash: string; hint: string }, now: Date, oldSecretsEndAt: Date): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.updateTable('api_key_secrets').set({ expires_at: oldSecretsEndAt }).where('key_id', '=', keyId).where('expires_at', 'is', null).execute();
-    await trx.insertInto('api_key_secrets').values({ secret_hash: newHash, key_id: keyId, created_at: now, expires_at: null }).execute();
+    await trx.insertInto('api_key_secrets').values({ secret_hash: secret.hash, key_id: keyId, created_at: now, expires_at: null }).execute();
+    await trx.updateTable('api_keys').set({ key_hint: secret.hint }).where('id', '=', keyId).execute();
   });
 }
 
-/** The latest end among secrets of the key that still work at `now` after a rotation. */
-export async function previousSecretsEnd(db: Kysely<Database>, keyId: string, now: Date): Promise<Date | null> {
-  const row = await db
+/** For each key, the latest end among its secrets that still work at `now` after a rotation. */
+export async function previousSecretsEnds(db: Kysely<Database>, keyIds: readonly string[], now: Date): Promise<Map<string, Date>> {
+  if (keyIds.length === 0) return new Map();
+  const rows = await db
     .selectFrom('api_key_secrets')
-    .select((eb) => eb.fn.max('expires_at').as('ends'))
-    .where('key_id', '=', keyId)
+    .select((eb) => ['key_id', eb.fn.max('expires_at').as('ends')])
+    .where('key_id', 'in', keyIds)
     .where('expires_at', '>', now)
-    .executeTakeFirst();
-  return (row?.ends as Date | null | undefined) ?? null;
+    .groupBy('key_id')
+    .execute();
+  return new Map(rows.map((row) => [row.key_id, row.ends as Date]));
+}
+
+export async function findAccounts(db: Kysely<Database>, ids: readonly string[]): Promise<Map<string, Account>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('accounts').selectAll().where('id', 'in', [...new Set(ids)]).execute();
+  return new Map(rows.map((row) => [row.id, toAccount(row)]));
 }
 
 export async function setRevokedAt(db: Kysely<Database>, keyId: string, at: Date): Promise<void> {

@@ -1,8 +1,7 @@
 import type { KeyInput, KeyService } from '../auth/key-service.js';
 import type { KeyFilter, KeyRecord } from '../auth/keys.repository.js';
-import { accountView, keyView } from '../auth/key-view.js';
+import { accountView } from '../auth/key-view.js';
 import type { Principal } from '../auth/principal.js';
-import { systemClock } from '../clock.js';
 import { validateBody, validateQuery } from '../http/validation.js';
 
 /*
@@ -79,7 +78,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
         const records = await keys.listKeys(actor, {
           accountId: query.account_id, type: query.type, mode: query.mode, limit: query.limit, offset: query.offset,
         });
-        const items = await Promise.all(records.map((record) => describeKey(keys, record)));
+        const items = await keys.describe(records);
         return { json: { items, limit: query.limit, offset: query.offset }, text: table(KEY_COLUMNS, items) };
       };
     },
@@ -154,8 +153,8 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
 
 /** The key as GET /v1/auth/keys/{id} shows it: limits from its account's plan, rotation grace included. */
 async function describeKey(keys: KeyService, key: KeyRecord): Promise<Record<string, unknown>> {
-  const account = await keys.getAccount(key.accountId);
-  return keyView(key, keys.plans.get(account.plan), systemClock.now(), await keys.previousKeyExpiresAt(key));
+  const [described] = await keys.describe([key]);
+  return described!;
 }
 
 /** Leaves out options not given, so the request is what a client sending only the others would send. */

@@ -1,9 +1,8 @@
 import type { KeyInput } from '../../auth/key-service.js';
-import type { KeyFilter } from '../../auth/keys.repository.js';
-import { keyView } from '../../auth/key-view.js';
-import { effectiveLimit } from '../../auth/authenticator.js';
+import type { KeyFilter, KeyRecord } from '../../auth/keys.repository.js';
+import { keyLimits } from '../../auth/authenticator.js';
 import { validateBody, validateQuery } from '../validation.js';
-import { respond, type AppContext } from '../context.js';
+import { respond } from '../context.js';
 import type { AppDeps } from '../deps.js';
 import type { Route } from './route.js';
 
@@ -13,9 +12,9 @@ import type { Route } from './route.js';
  * leaves open follow the usual REST shape: /v1/auth/keys/{id} with rotate, revoke and usage.
  */
 
-async function view(ctx: AppContext, deps: AppDeps, key: Awaited<ReturnType<AppDeps['keys']['getKey']>>): Promise<Record<string, unknown>> {
-  const account = await deps.keys.getAccount(key.accountId);
-  return keyView(key, deps.keys.plans.get(account.plan), deps.clock.now(), await deps.keys.previousKeyExpiresAt(key));
+async function view(deps: AppDeps, key: KeyRecord): Promise<Record<string, unknown>> {
+  const [described] = await deps.keys.describe([key]);
+  return described!;
 }
 
 export const createKey: Route = {
@@ -32,7 +31,7 @@ export const createKey: Route = {
     const input = validateBody<KeyInput>('auth-key.request', ctx.request.body);
     const { record, secret } = await deps.keys.createKey(ctx.state.principal!, input);
     ctx.state.audit = { key_id: record.id };
-    respond(ctx, { ...(await view(ctx, deps, record)), key: secret });
+    respond(ctx, { ...(await view(deps, record)), key: secret });
   },
 };
 
@@ -55,7 +54,7 @@ export const listKeys: Route = {
       limit: query.limit,
       offset: query.offset,
     });
-    respond(ctx, { items: await Promise.all(keys.map((key) => view(ctx, deps, key))), limit: query.limit, offset: query.offset });
+    respond(ctx, { items: await deps.keys.describe(keys), limit: query.limit, offset: query.offset });
   },
 };
 
@@ -69,7 +68,7 @@ export const getKey: Route = {
   permission: 'keys',
   response: 'auth-key.response',
   async handler(ctx, deps) {
-    respond(ctx, await view(ctx, deps, await deps.keys.getKey(ctx.state.principal!, ctx.params.id!)));
+    respond(ctx, await view(deps, await deps.keys.getKey(ctx.state.principal!, ctx.params.id!)));
   },
 };
 
@@ -85,7 +84,7 @@ export const rotateKey: Route = {
   async handler(ctx, deps) {
     const { record, secret, oldKeyExpiresAt } = await deps.keys.rotate(ctx.state.principal!, ctx.params.id!);
     ctx.state.audit = { key_id: record.id, action: 'rotate' };
-    respond(ctx, { ...(await view(ctx, deps, record)), key: secret, new_key: secret, old_key_expires_at: oldKeyExpiresAt.toISOString() });
+    respond(ctx, { ...(await view(deps, record)), key: secret, new_key: secret, old_key_expires_at: oldKeyExpiresAt.toISOString() });
   },
 };
 
@@ -104,7 +103,7 @@ export const revokeKey: Route = {
     const at = input.revoke_at === undefined ? undefined : new Date(input.revoke_at);
     const record = await deps.keys.revoke(ctx.state.principal!, ctx.params.id!, at);
     ctx.state.audit = { key_id: record.id, action: 'revoke', revoke_at: record.revokedAt?.toISOString() ?? null };
-    respond(ctx, await view(ctx, deps, record));
+    respond(ctx, await view(deps, record));
   },
 };
 
@@ -120,18 +119,13 @@ export const getKeyUsage: Route = {
   async handler(ctx, deps) {
     const key = await deps.keys.getKey(ctx.state.principal!, ctx.params.id!);
     const plan = deps.keys.plans.get((await deps.keys.getAccount(key.accountId)).plan);
-    const usage = await deps.usageMeter.keyUsage({
-      id: key.id,
-      accountId: key.accountId,
-      mode: key.mode,
-      dailyLimit: effectiveLimit(key.dailyLimit, plan.daily_limit_per_key),
-      monthlyLimit: key.mode === 'test' ? plan.sandbox_monthly_limit : plan.monthly_limit,
-    });
+    const limits = keyLimits(key, plan);
+    const usage = await deps.usageMeter.keyUsage({ id: key.id, accountId: key.accountId, mode: key.mode, ...limits });
     respond(ctx, {
       key_id: key.id,
       mode: key.mode,
       ...usage,
-      rate_limit: effectiveLimit(key.rateLimit, plan.rate_limit_per_minute),
+      rate_limit: limits.rateLimitPerMinute,
       last_used_at: key.lastUsedAt?.toISOString() ?? null,
     });
   },

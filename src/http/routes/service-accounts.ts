@@ -1,6 +1,5 @@
 import type { ServiceAccountInput } from '../../auth/key-service.js';
 import type { KeyMode } from '../../auth/keys.repository.js';
-import { keyView } from '../../auth/key-view.js';
 import { validateBody, validateQuery } from '../validation.js';
 import { respond } from '../context.js';
 import type { Route } from './route.js';
@@ -24,9 +23,9 @@ export const createServiceAccount: Route = {
   async handler(ctx, deps) {
     const input = validateBody<ServiceAccountInput>('service-account.request', ctx.request.body);
     const { record, secret } = await deps.keys.createServiceAccount(ctx.state.principal!, input);
-    const account = await deps.keys.getAccount(record.accountId);
     ctx.state.audit = { key_id: record.id };
-    respond(ctx, { ...keyView(record, deps.keys.plans.get(account.plan), deps.clock.now()), key: secret });
+    const [described] = await deps.keys.describe([record]);
+    respond(ctx, { ...described, key: secret });
   },
 };
 
@@ -49,8 +48,6 @@ export const listServiceAccounts: Route = {
       limit: query.limit,
       offset: query.offset,
     });
-    const now = deps.clock.now();
-    const items = await Promise.all(keys.map(async (key) => keyView(key, deps.keys.plans.get((await deps.keys.getAccount(key.accountId)).plan), now, await deps.keys.previousKeyExpiresAt(key))));
-    respond(ctx, { items, limit: query.limit, offset: query.offset });
+    respond(ctx, { items: await deps.keys.describe(keys), limit: query.limit, offset: query.offset });
   },
 };
