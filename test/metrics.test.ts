@@ -11,12 +11,18 @@ describe('GET /metrics', () => {
   it('exposes request, queue, pool and process metrics in Prometheus text format', async () => {
     await call(service.url, '/v1/health');
     await call(service.url, '/v1/nowhere');
+    await call(service.url, '/v1/health', { key: 'sev_live_guess' });
+    await call(service.url, '/v1/health', { key: null });
     const response = await fetch(`${service.url}/metrics`);
     expect(response.status).to.equal(200);
     expect(response.headers.get('content-type')).to.match(/^text\/plain/);
     const text = await response.text();
     expect(text).to.match(/^sev_http_requests_total\{method="GET",route="\/v1\/health",status="200",role="all"\} [1-9]/m);
     expect(text).to.match(/^sev_http_requests_total\{method="GET",route="unmatched",status="404",role="all"\} 1/m);
+    // Refusals by code, so an operator can tell key guessing from clients without keys.
+    expect(text).to.match(/^sev_http_errors_total\{route="\/v1\/health",code="INVALID_API_KEY",role="all"\} 1/m);
+    expect(text).to.match(/^sev_http_errors_total\{route="\/v1\/health",code="MISSING_API_KEY",role="all"\} 1/m);
+    expect(text).to.match(/^sev_http_errors_total\{route="unmatched",code="NOT_FOUND",role="all"\} 1/m);
     expect(text).to.match(/^sev_http_request_duration_seconds_bucket\{.*route="\/v1\/health"/m);
     expect(text).to.match(/^sev_queue_jobs\{queue="extract",state="waiting",role="all"\} 0/m);
     expect(text).to.match(/^sev_pool_utilization\{role="all"\} /m);

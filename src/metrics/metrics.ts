@@ -47,6 +47,12 @@ export function createMetrics(role: Role, sources: MetricSources = {}) {
       buckets: LATENCY_BUCKETS,
       registers: [registry],
     }),
+    httpErrors: new client.Counter({
+      name: 'sev_http_errors_total',
+      help: 'Error responses by route template and error code (authentication refusals, limits, failures)',
+      labelNames: ['route', 'code'] as const,
+      registers: [registry],
+    }),
     httpInFlight: new client.Gauge({
       name: 'sev_http_requests_in_flight',
       help: 'Requests being processed right now',

@@ -5,7 +5,8 @@ import type { AppState } from '../context.js';
 /**
  * Metrics and the access log wrap everything below them, so they see the final status of every
  * response, including 404s and authentication failures. Routes are labelled by their template
- * (/v1/auth/keys/:id), never by the raw path, to keep label cardinality bounded.
+ * (/v1/auth/keys/:id), never by the raw path, to keep label cardinality bounded; error codes
+ * come from the one catalogue, so they are bounded too.
  */
 export function observe(metrics: Metrics): Middleware<AppState> {
   return async (ctx, next) => {
@@ -18,6 +19,8 @@ export function observe(metrics: Metrics): Middleware<AppState> {
       const labels = { method: ctx.method, route: ctx.state.route?.path ?? 'unmatched', status: String(ctx.status) };
       metrics.httpRequests.inc(labels);
       metrics.httpDuration.observe(labels, seconds);
+      const code = ctx.status >= 400 ? (ctx.body as { error?: { code?: string } } | undefined)?.error?.code : undefined;
+      if (code) metrics.httpErrors.inc({ route: labels.route, code });
       ctx.state.log.info(
         { method: ctx.method, path: ctx.path, status: ctx.status, duration_ms: Math.round(seconds * 1000), ip: ctx.state.clientIp },
         'request',
