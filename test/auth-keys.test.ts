@@ -274,6 +274,18 @@ describe('API keys', () => {
     });
   });
 
+  it('tells any valid key who it is, with the limits it works under', async () => {
+    const { id, key } = await createKey(service.url, { account_id: pro, type: 'scoped', permissions: ['search'], mode: 'test' });
+    const response = await call(service.url, '/v1/auth/whoami', { key });
+    expect(response.status).to.equal(200);
+    expect(response.json.data).to.deep.equal({
+      key_id: id, type: 'scoped', mode: 'test', account_id: pro, plan: 'pro', permissions: ['search'],
+      rate_limit: 1000, daily_limit: 100, monthly_limit: null,
+    });
+    expect((await call(service.url, '/v1/auth/whoami')).json.data).to.include({ key_id: 'master', type: 'master', plan: 'operator' });
+    expect((await call(service.url, '/v1/auth/whoami', { key: null })).status).to.equal(401);
+  });
+
   it('still accepts the master key everywhere', async () => {
     expect((await call(service.url, '/v1/health', { key: TEST_KEY })).status).to.equal(200);
   });

@@ -120,6 +120,7 @@ function operation(route: RouteDoc, schemas: Readonly<Record<string, Json>>): Js
 
 function accessNote(scope: string): string {
   if (scope === 'operator') return 'Requires the master key.';
+  if (scope === 'authenticated') return 'Requires any valid API key.';
   if (scope === 'admin') return 'Requires the master key, or a key with the admin permission (for its own account).';
   return `Requires an API key with the ${scope} scope.`;
 }

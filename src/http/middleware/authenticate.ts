@@ -46,17 +46,20 @@ export function authenticate(authenticator: Authenticator, redis: Redis, keyPref
       if (error instanceof ApiError && error.status === 401) await countFailure(failures, ctx.state.clientIp, failuresPerMinute);
       throw error;
     }
+    // No child logger here: it would cost every request; the access log line names the principal.
     ctx.state.principal = principal;
-    ctx.state.log = ctx.state.log.child({ principal_id: principal.id });
     await next();
   };
 }
+
+/** The scope of routes open to any valid key. */
+const AUTHENTICATED = 'authenticated';
 
 /** Refuses a principal that lacks the route's permission. */
 export function authorize(): Middleware<AppState> {
   return async (ctx, next) => {
     const { route, principal } = ctx.state;
-    if (route?.scope && principal && !principal.permissions.has(route.scope as Permission)) {
+    if (route?.scope && route.scope !== AUTHENTICATED && principal && !principal.permissions.has(route.scope as Permission)) {
       throw new ApiError('INSUFFICIENT_PERMISSIONS', {
         required_permission: requiredPermission(route.scope, ctx.method, route.permission),
         current_plan: principal.plan,

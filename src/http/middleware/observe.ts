@@ -22,7 +22,10 @@ export function observe(metrics: Metrics): Middleware<AppState> {
       const code = ctx.status >= 400 ? (ctx.body as { error?: { code?: string } } | undefined)?.error?.code : undefined;
       if (code) metrics.httpErrors.inc({ route: labels.route, code });
       ctx.state.log.info(
-        { method: ctx.method, path: ctx.path, status: ctx.status, duration_ms: Math.round(seconds * 1000), ip: ctx.state.clientIp },
+        {
+          method: ctx.method, path: ctx.path, status: ctx.status, duration_ms: Math.round(seconds * 1000), ip: ctx.state.clientIp,
+          principal_id: ctx.state.principal?.id,
+        },
         'request',
       );
     }

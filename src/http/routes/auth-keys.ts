@@ -130,3 +130,27 @@ export const getKeyUsage: Route = {
     });
   },
 };
+
+export const whoami: Route = {
+  operationId: 'whoami',
+  method: 'GET',
+  path: '/v1/auth/whoami',
+  summary: 'The calling key: its id, account, mode, plan, permissions and limits (any valid key)',
+  tag: 'Keys',
+  scope: 'authenticated',
+  response: 'whoami.response',
+  async handler(ctx) {
+    const principal = ctx.state.principal!;
+    respond(ctx, {
+      key_id: principal.id,
+      type: principal.keyType,
+      mode: principal.mode,
+      account_id: principal.accountId,
+      plan: principal.plan,
+      permissions: [...principal.permissions],
+      rate_limit: principal.rateLimitPerMinute,
+      daily_limit: principal.dailyLimit,
+      monthly_limit: principal.monthlyLimit,
+    });
+  },
+};

@@ -4,7 +4,7 @@ import { getHealth } from './get-health.js';
 import { postExtract } from './post-extract.js';
 import { getLivez, getMetrics, getReadyz } from './probes.js';
 import type { Route } from './route.js';
-import { createKey, getKey, getKeyUsage, listKeys, revokeKey, rotateKey } from './auth-keys.js';
+import { createKey, getKey, getKeyUsage, listKeys, revokeKey, rotateKey, whoami } from './auth-keys.js';
 import { createServiceAccount, listServiceAccounts } from './service-accounts.js';
 import { createAccount, getAccount, getPlans, listAccounts, updateAccount } from './accounts.js';
 
@@ -26,7 +26,7 @@ const getOpenApi: Route = {
 export const ROUTES: readonly Route[] = [
   postExtract,
   getHealth,
-  createKey, listKeys, getKey, rotateKey, revokeKey, getKeyUsage,
+  whoami, createKey, listKeys, getKey, rotateKey, revokeKey, getKeyUsage,
   createServiceAccount, listServiceAccounts,
   createAccount, listAccounts, getAccount, updateAccount, getPlans,
   getOpenApi, getErrorDocs, getLivez, getReadyz, getMetrics,
