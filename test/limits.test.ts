@@ -68,6 +68,9 @@ describe('rate limits and quotas', () => {
       const bad = [];
       for (let i = 0; i < 4; i++) bad.push(await call(service.url, '/v1/health', { key: 'sev_live_wrong' }));
       expect(bad.map((r) => r.status)).to.deep.equal([401, 401, 401, 429]);
+      // A refused key shows the address' failure budget in the rate-limit headers.
+      expect(bad.map((r) => r.headers.get('x-ratelimit-remaining'))).to.deep.equal(['2', '1', '0', '0']);
+      expect(bad[0]!.headers.get('x-ratelimit-limit')).to.equal('3');
       expect(bad[3]!.json.error.details).to.include({ limit: 3, period: '60s' });
       expect(bad[3]!.headers.get('retry-after')).to.match(/^\d+$/);
       expect((await call(service.url, '/v1/health', { key })).status).to.equal(200);

@@ -5,6 +5,7 @@ import type { Authenticator } from '../../auth/authenticator.js';
 import type { Permission } from '../../auth/principal.js';
 import { ApiError } from '../errors.js';
 import type { AppState } from '../context.js';
+import { windowExceeded, windowHeaders } from './rate-limit.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 const FAILURE_WINDOW_SECONDS = 60;
@@ -43,7 +44,17 @@ export function authenticate(authenticator: Authenticator, redis: Redis, keyPref
       if (!secret) throw new ApiError('MISSING_API_KEY');
       principal = await authenticator.authenticate(secret, ctx.state.clientIp);
     } catch (error) {
-      if (error instanceof ApiError && error.status === 401) await countFailure(failures, ctx.state.clientIp, failuresPerMinute);
+      if (error instanceof ApiError && error.status === 401) {
+        const result = await countFailure(failures, ctx.state.clientIp);
+        if (result) {
+          // A refused key has no window of its own; the headers show the address' failure budget.
+          const now = Date.now();
+          ctx.set(windowHeaders(failuresPerMinute, result.res, FAILURE_WINDOW_SECONDS, now));
+          if (result.exceeded) {
+            throw windowExceeded(failuresPerMinute, result.res, FAILURE_WINDOW_SECONDS, now, `Too many failed authentications from ${ctx.state.clientIp}; wait before trying again.`);
+          }
+        }
+      }
       throw error;
     }
     // No child logger here: it would cost every request; the access log line names the principal.
@@ -69,17 +80,11 @@ export function authorize(): Middleware<AppState> {
   };
 }
 
-async function countFailure(failures: RateLimiterRedis, clientIp: string, limit: number): Promise<void> {
+/** Counts one failure of the address; undefined when Redis cannot say (the 401 then stands on its own). */
+async function countFailure(failures: RateLimiterRedis, clientIp: string): Promise<{ res: RateLimiterRes; exceeded: boolean } | undefined> {
   try {
-    await failures.consume(clientIp);
+    return { res: await failures.consume(clientIp), exceeded: false };
   } catch (rejection) {
-    if (!(rejection instanceof RateLimiterRes)) return; // Redis trouble: the 401 stands on its own
-    const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-    throw new ApiError(
-      'RATE_LIMITED',
-      { limit, period: `${FAILURE_WINDOW_SECONDS}s`, reset_time: new Date(Date.now() + rejection.msBeforeNext).toISOString(), retry_after: retryAfter },
-      `Too many failed authentications from ${clientIp}; wait before trying again.`,
-      { headers: { 'Retry-After': String(retryAfter) } },
-    );
+    return rejection instanceof RateLimiterRes ? { res: rejection, exceeded: true } : undefined;
   }
 }

@@ -9,7 +9,7 @@ const WINDOW_SECONDS = 60;
 /**
  * Per-principal limit over a fixed one-minute window, kept in Redis so every API process
  * shares one count; rate-limiter-flexible increments and reads in one atomic Lua call, which
- * keeps a burst exact. Every authenticated response carries the X-RateLimit-* headers. With
+ * keeps a burst exact. Every response to a known key carries the X-RateLimit-* headers. With
  * Redis unreachable the request is refused (503): a limit that silently stops counting is no limit.
  */
 export function rateLimit(redis: Redis, keyPrefix: string): Middleware<AppState> {
@@ -38,22 +38,31 @@ export function rateLimit(redis: Redis, keyPrefix: string): Middleware<AppState>
       result = rejection;
       limited = true;
     }
-    const resetSeconds = Math.ceil((Date.now() + result.msBeforeNext) / 1000);
-    ctx.set({
-      'X-RateLimit-Limit': String(limit),
-      'X-RateLimit-Remaining': String(Math.max(0, result.remainingPoints)),
-      'X-RateLimit-Reset': String(resetSeconds),
-      'X-RateLimit-Window': String(WINDOW_SECONDS),
-    });
-    if (limited) {
-      const retryAfter = Math.max(1, Math.ceil(result.msBeforeNext / 1000));
-      throw new ApiError(
-        'RATE_LIMITED',
-        { limit, period: `${WINDOW_SECONDS}s`, reset_time: new Date(resetSeconds * 1000).toISOString(), retry_after: retryAfter },
-        `Rate limit of ${limit} requests per minute exceeded.`,
-        { headers: { 'Retry-After': String(retryAfter) } },
-      );
-    }
+    const now = Date.now();
+    ctx.set(windowHeaders(limit, result, WINDOW_SECONDS, now));
+    if (limited) throw windowExceeded(limit, result, WINDOW_SECONDS, now, `Rate limit of ${limit} requests per minute exceeded.`);
     await next();
   };
+}
+
+/** The X-RateLimit-* headers of a fixed window, from the limiter's answer. */
+export function windowHeaders(limit: number, result: RateLimiterRes, windowSeconds: number, now: number): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': String(limit),
+    'X-RateLimit-Remaining': String(Math.max(0, result.remainingPoints)),
+    'X-RateLimit-Reset': String(Math.ceil((now + result.msBeforeNext) / 1000)),
+    'X-RateLimit-Window': String(windowSeconds),
+  };
+}
+
+/** RATE_LIMITED for a used-up window, with Retry-After; `now` as given to windowHeaders, so both say the same reset. */
+export function windowExceeded(limit: number, result: RateLimiterRes, windowSeconds: number, now: number, message: string): ApiError {
+  const resetSeconds = Math.ceil((now + result.msBeforeNext) / 1000);
+  const retryAfter = Math.max(1, Math.ceil(result.msBeforeNext / 1000));
+  return new ApiError(
+    'RATE_LIMITED',
+    { limit, period: `${windowSeconds}s`, reset_time: new Date(resetSeconds * 1000).toISOString(), retry_after: retryAfter },
+    message,
+    { headers: { 'Retry-After': String(retryAfter) } },
+  );
 }
