@@ -8,7 +8,7 @@ export interface ExtractRequest {
   extract_images: boolean;
   extract_links: boolean;
   clean_html: boolean;
-  options: { timeout: number; preserve_formatting: boolean; min_content_length: number };
+  options: { timeout: number; preserve_formatting: boolean; min_content_length: number; respect_robots?: boolean; max_age: number };
 }
 
 /** Section 2.2 of the interface specification, plus the URLs involved and optional links. */

@@ -28,6 +28,14 @@ export interface ExtractionsTable {
   word_count: number;
   fetched_at: Date;
   created_at: ColumnType<Date, never, never>;
+  canonical_url: string | null;
+  site_name: string | null;
+  description: string | null;
+  mode: string;
+  clean_html: number;
+  /** The main content as the block model (workers/pool/blocks.ts), JSON. */
+  blocks_json: string | null;
+  quality_score: number | null;
 }
 
 export interface RequestLogTable {
