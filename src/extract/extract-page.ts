@@ -59,9 +59,16 @@ export async function extractPage(deps: ExtractDeps, requestId: string, request:
     author: cleaned.author?.slice(0, 512) ?? null,
     publishedAt: cleaned.publishedDate ? new Date(cleaned.publishedDate) : null,
     language: cleaned.language?.slice(0, 16) ?? null,
+    canonicalUrl: null,
+    siteName: null,
+    description: null,
     contentText: text,
     contentHash: sha256(text),
     wordCount: cleaned.wordCount,
+    blocksJson: null,
+    qualityScore: null,
+    cleanHtml: request.clean_html,
+    mode: 'live',
     fetchedAt: new Date(),
   });
 

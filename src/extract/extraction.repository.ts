@@ -1,20 +1,54 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../storage/schema.js';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, ExtractionsTable } from '../storage/schema.js';
 
+/** One stored extraction: what the index reads, and what a repeated request can be served from. */
 export interface StoredExtraction {
   requestId: string;
   url: string;
   urlHash: string;
   finalUrl: string;
+  canonicalUrl: string | null;
   domain: string;
   title: string | null;
   author: string | null;
   publishedAt: Date | null;
   language: string | null;
+  siteName: string | null;
+  description: string | null;
   contentText: string;
   contentHash: string;
   wordCount: number;
+  /** The main content as the block model, JSON; null for rows stored before it was kept. */
+  blocksJson: string | null;
+  qualityScore: number | null;
+  cleanHtml: boolean;
+  mode: string;
   fetchedAt: Date;
+}
+
+function toStored(row: Selectable<ExtractionsTable>): StoredExtraction {
+  return {
+    requestId: row.request_id,
+    url: row.url,
+    urlHash: row.url_hash,
+    finalUrl: row.final_url,
+    canonicalUrl: row.canonical_url,
+    domain: row.domain,
+    title: row.title,
+    author: row.author,
+    publishedAt: row.published_at,
+    language: row.language,
+    siteName: row.site_name,
+    description: row.description,
+    contentText: row.content_text,
+    contentHash: row.content_hash,
+    wordCount: row.word_count,
+    blocksJson: row.blocks_json,
+    qualityScore: row.quality_score,
+    cleanHtml: Boolean(row.clean_html),
+    mode: row.mode,
+    fetchedAt: row.fetched_at,
+  };
 }
 
 export async function insertExtraction(db: Kysely<Database>, row: StoredExtraction): Promise<number> {
@@ -25,14 +59,21 @@ export async function insertExtraction(db: Kysely<Database>, row: StoredExtracti
       url: row.url,
       url_hash: row.urlHash,
       final_url: row.finalUrl,
+      canonical_url: row.canonicalUrl,
       domain: row.domain,
       title: row.title,
       author: row.author,
       published_at: row.publishedAt,
       language: row.language,
+      site_name: row.siteName,
+      description: row.description,
       content_text: row.contentText,
       content_hash: row.contentHash,
       word_count: row.wordCount,
+      blocks_json: row.blocksJson,
+      quality_score: row.qualityScore,
+      clean_html: row.cleanHtml ? 1 : 0,
+      mode: row.mode,
       fetched_at: row.fetchedAt,
     })
     .executeTakeFirstOrThrow();
@@ -41,20 +82,25 @@ export async function insertExtraction(db: Kysely<Database>, row: StoredExtracti
 
 export async function findExtractionByRequestId(db: Kysely<Database>, requestId: string): Promise<StoredExtraction | undefined> {
   const row = await db.selectFrom('extractions').selectAll().where('request_id', '=', requestId).executeTakeFirst();
-  if (!row) return undefined;
-  return {
-    requestId: row.request_id,
-    url: row.url,
-    urlHash: row.url_hash,
-    finalUrl: row.final_url,
-    domain: row.domain,
-    title: row.title,
-    author: row.author,
-    publishedAt: row.published_at,
-    language: row.language,
-    contentText: row.content_text,
-    contentHash: row.content_hash,
-    wordCount: row.word_count,
-    fetchedAt: row.fetched_at,
-  };
+  return row && toStored(row);
+}
+
+/** The newest extraction of a URL (same clean_html, same mode) fetched at or after `since`. */
+export async function findFreshExtraction(
+  db: Kysely<Database>,
+  key: { urlHash: string; cleanHtml: boolean; mode: string },
+  since: Date,
+): Promise<StoredExtraction | undefined> {
+  const row = await db
+    .selectFrom('extractions')
+    .selectAll()
+    .where('url_hash', '=', key.urlHash)
+    .where('clean_html', '=', key.cleanHtml ? 1 : 0)
+    .where('mode', '=', key.mode)
+    .where('fetched_at', '>=', since)
+    .where('blocks_json', 'is not', null)
+    .orderBy('fetched_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row && toStored(row);
 }

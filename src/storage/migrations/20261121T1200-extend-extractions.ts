@@ -12,7 +12,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('mode', 'varchar(8)', (c) => c.notNull().defaultTo('live'))
     .addColumn('clean_html', 'boolean', (c) => c.notNull().defaultTo(true))
     .addColumn('blocks_json', sql`mediumtext`)
-    .addColumn('quality_score', 'float')
+    .addColumn('quality_score', sql`float`)
     .execute();
   await db.schema.createIndex('extractions_fresh').on('extractions').columns(['url_hash', 'clean_html', 'mode', 'fetched_at']).execute();
 }
