@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import ipaddr from 'ipaddr.js';
 import { DEFAULT_PLANS, parsePlans, Plans, type Plan } from './auth/plans.js';
+import { DEFAULT_PER_HOST_CONCURRENCY } from './fetch/host-limit.js';
 
 /**
  * Configuration is read from the environment exactly once, validated, and frozen. Every other
@@ -42,6 +43,10 @@ export interface Config {
     readonly maxBytes: number;
     readonly maxRedirects: number;
     readonly concurrency: number;
+    /** Requests in flight to one host at once, per process. */
+    readonly perHostConcurrency: number;
+    /** Every fetch obeys robots.txt (a request can also ask for it when this is off). */
+    readonly respectRobots: boolean;
   };
   readonly shutdownTimeoutMs: number;
   readonly logLevel: string;
@@ -168,6 +173,8 @@ export function loadConfig(env: Env = process.env): Config {
       maxBytes: integer(env, 'FETCH_MAX_MB', 10, 1, 200) * 1024 * 1024,
       maxRedirects: integer(env, 'FETCH_MAX_REDIRECTS', 5, 0, 20),
       concurrency: integer(env, 'FETCH_CONCURRENCY', 16, 1, 1000),
+      perHostConcurrency: integer(env, 'FETCH_PER_HOST_CONCURRENCY', DEFAULT_PER_HOST_CONCURRENCY, 1, 100),
+      respectRobots: boolean(env, 'FETCH_RESPECT_ROBOTS', false),
     },
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, 1000, 600_000),
     logLevel: enumValue(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),

@@ -48,6 +48,8 @@ describe('config', () => {
       expect(config.fetch.allowedCidrs).to.deep.equal([]);
       expect(config.masterApiKey).to.equal(undefined);
       expect(config.logLevel).to.equal('info');
+      expect(config.fetch.perHostConcurrency).to.equal(2);
+      expect(config.fetch.respectRobots).to.equal(false);
     });
 
     it('treats empty and blank values as unset', () => {
@@ -137,6 +139,15 @@ describe('config', () => {
       expect(loadConfig({ PORT: ' 3000 ' }).port).to.equal(3000);
     });
 
+    it('reads the per-host fetch limit and the robots.txt switch', () => {
+      const config = loadConfig({ FETCH_PER_HOST_CONCURRENCY: '5', FETCH_RESPECT_ROBOTS: 'true' });
+      expect(config.fetch.perHostConcurrency).to.equal(5);
+      expect(config.fetch.respectRobots).to.equal(true);
+      expect(loadConfig({ FETCH_PER_HOST_CONCURRENCY: '1' }).fetch.perHostConcurrency).to.equal(1);
+      expect(loadConfig({ FETCH_PER_HOST_CONCURRENCY: '100' }).fetch.perHostConcurrency).to.equal(100);
+      expect(loadConfig({ FETCH_RESPECT_ROBOTS: 'off' }).fetch.respectRobots).to.equal(false);
+    });
+
     it('converts MAX_BODY_MB to bytes', () => {
       expect(loadConfig({ MAX_BODY_MB: '2' }).maxBodyBytes).to.equal(2 * 1024 * 1024);
     });
@@ -187,6 +198,10 @@ describe('config', () => {
       [{ KEY_CACHE_TTL_S: '3601' }, 'KEY_CACHE_TTL_S'],
       [{ AUTH_FAILURES_PER_MINUTE: '0' }, 'AUTH_FAILURES_PER_MINUTE'],
       [{ PLANS_FILE: '/nonexistent/plans.json' }, 'PLANS_FILE'],
+      [{ FETCH_PER_HOST_CONCURRENCY: '0' }, 'FETCH_PER_HOST_CONCURRENCY'],
+      [{ FETCH_PER_HOST_CONCURRENCY: '101' }, 'FETCH_PER_HOST_CONCURRENCY'],
+      [{ FETCH_PER_HOST_CONCURRENCY: 'two' }, 'FETCH_PER_HOST_CONCURRENCY'],
+      [{ FETCH_RESPECT_ROBOTS: 'sometimes' }, 'FETCH_RESPECT_ROBOTS'],
     ];
     for (const [env, variable] of cases) {
       it(`${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')} → ${variable}`, () => {

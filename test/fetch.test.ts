@@ -7,7 +7,12 @@ import { createAddressGuard } from '../src/fetch/address-guard.js';
 import { fetchPage, type FetchOptions } from '../src/fetch/fetch-page.js';
 
 // Only servers this file starts on 127.0.0.1 are ever contacted: every other address in here
-// is one the guard must refuse before any connection is attempted.
+// is one the guard must refuse before any connection is attempted, or a name under the reserved
+// .invalid TLD, which never resolves.
+
+const CHALLENGE = `<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title></head><body>
+<noscript>Enable JavaScript and cookies to continue</noscript>
+<script>window._cf_chl_opt={cvId: '3',cType: 'managed'};</script></body></html>`;
 async function listen(handler: http.RequestListener): Promise<{ server: http.Server; port: number }> {
   const server = http.createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -145,12 +150,61 @@ describe('fetchPage', function () {
       res.writeHead(200, { 'content-type': 'text/html', 'content-length': 5_000_000 });
       res.write('x'.repeat(1000));
     },
+    '/challenge-403': (_req, res) => {
+      res.writeHead(403, { 'content-type': 'text/html', 'content-encoding': 'gzip', server: 'cloudflare' });
+      res.end(zlib.gzipSync(CHALLENGE));
+    },
+    '/challenge-503': (_req, res) => {
+      res.writeHead(503, { 'content-type': 'text/html' });
+      res.end(CHALLENGE);
+    },
+    '/mitigated': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html', 'cf-mitigated': 'challenge' });
+      res.end('<html><body></body></html>');
+    },
+    '/unavailable': (_req, res) => {
+      res.writeHead(503, { 'content-type': 'text/html' });
+      res.end('<html><body><h1>Service Unavailable</h1><p>Back soon.</p></body></html>');
+    },
+    '/forbidden-trickle': (_req, res) => trickle(res, 403),
+    '/missing-trickle': (_req, res) => trickle(res, 404),
+    '/image': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': 5_000_000 });
+      res.write(Buffer.alloc(1000));
+    },
+    '/untyped-html': (_req, res) => {
+      res.writeHead(200);
+      res.end('<!DOCTYPE html><html><body><p>no type</p></body></html>');
+    },
+    '/untyped-binary': (_req, res) => {
+      res.writeHead(200);
+      res.end(Buffer.from([0x00, 0x01, 0x02, 0x03, 0x10, 0x11]));
+    },
+    '/xhtml-as-xml': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      res.end('<?xml version="1.0"?>\n<html xmlns="http://www.w3.org/1999/xhtml"><body><p>x</p></body></html>');
+    },
+    '/feed': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/xml' });
+      res.end('<?xml version="1.0"?><rss version="2.0"><channel></channel></rss>');
+    },
+    '/markdown': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' });
+      res.end('# Title\n\nText.');
+    },
     '/undeclared-large': (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.write('x'.repeat(750_000));
       res.end('x'.repeat(750_000));
     },
   };
+
+  function trickle(res: http.ServerResponse, status: number): void {
+    res.writeHead(status, { 'content-type': 'text/html' });
+    const timer = setInterval(() => res.write('.'), 50);
+    trickles.add(timer);
+    res.on('close', () => clearInterval(timer));
+  }
 
   function redirect(res: http.ServerResponse, location: string, status = 302): void {
     res.writeHead(status, { location });
@@ -193,6 +247,32 @@ describe('fetchPage', function () {
     const page = await fetchPage(`${base}/plain`, options);
     expect(page.contentType).to.equal('text/plain');
     expect(page).not.to.have.property('charset');
+  });
+
+  it('says how to extract: html or text', async () => {
+    expect((await fetchPage(`${base}/page`, options)).kind).to.equal('html');
+    expect((await fetchPage(`${base}/plain`, options)).kind).to.equal('text');
+    expect((await fetchPage(`${base}/markdown`, options)).kind).to.equal('text');
+    expect((await fetchPage(`${base}/xhtml-as-xml`, options)).kind).to.equal('html');
+  });
+
+  it('sniffs a response without Content-Type', async () => {
+    const page = await fetchPage(`${base}/untyped-html`, options);
+    expect(page.contentType).to.equal('');
+    expect(page.kind).to.equal('html');
+    const error = await failure(fetchPage(`${base}/untyped-binary`, options));
+    expect(error.code).to.equal('EXTRACTION_FAILED');
+    expect(error.details).to.deep.equal({ reason: 'unsupported content type: application/octet-stream (sniffed)' });
+  });
+
+  it('refuses an unsupported type by its header, before downloading the body', async () => {
+    const started = Date.now();
+    const error = await failure(fetchPage(`${base}/image`, options));
+    expect(error.code).to.equal('EXTRACTION_FAILED');
+    expect(error.details).to.deep.equal({ reason: 'unsupported content type: image/png' });
+    expect(Date.now() - started).to.be.lessThan(1000);
+    const feed = await failure(fetchPage(`${base}/feed`, options));
+    expect(feed.details).to.deep.equal({ reason: 'unsupported content type: text/xml' });
   });
 
   it('decompresses gzip and brotli bodies', async () => {
@@ -280,6 +360,32 @@ describe('fetchPage', function () {
     expect(error.details).to.deep.equal({ url: `${base}/missing`, http_status: 404, reason: 'HTTP 404' });
   });
 
+  it('reports a bot challenge as EXTRACTION_FAILED, not as an HTTP error', async () => {
+    for (const path of ['/challenge-403', '/challenge-503', '/mitigated']) {
+      const error = await failure(fetchPage(`${base}${path}`, options));
+      expect(error.code, path).to.equal('EXTRACTION_FAILED');
+      expect(error.details, path).to.deep.equal({ reason: 'blocked: Cloudflare challenge' });
+    }
+  });
+
+  it('reports an error status without a challenge as URL_UNREACHABLE', async () => {
+    const error = await failure(fetchPage(`${base}/unavailable`, options));
+    expect(error.code).to.equal('URL_UNREACHABLE');
+    expect(error.details).to.deep.equal({ url: `${base}/unavailable`, http_status: 503, reason: 'HTTP 503' });
+  });
+
+  it('does not wait for the body of an error page that cannot be a challenge', async () => {
+    const started = Date.now();
+    const error = await failure(fetchPage(`${base}/missing-trickle`, options));
+    expect(error.details).to.deep.equal({ url: `${base}/missing-trickle`, http_status: 404, reason: 'HTTP 404' });
+    expect(Date.now() - started).to.be.lessThan(500);
+  });
+
+  it('stops reading a trickling 403 at the deadline', async () => {
+    const error = await failure(fetchPage(`${base}/forbidden-trickle`, { ...options, timeoutMs: 300 }));
+    expect(error.details).to.deep.equal({ url: `${base}/forbidden-trickle`, reason: 'timed out after 0.3s' });
+  });
+
   it('cuts off a server that trickles its body at the deadline', async () => {
     const started = Date.now();
     const error = await failure(fetchPage(`${base}/trickle`, { ...options, timeoutMs: 500 }));
@@ -321,6 +427,13 @@ describe('fetchPage', function () {
   it('refuses an undeclared body above maxBytes', async () => {
     const error = await failure(fetchPage(`${base}/undeclared-large`, options));
     expect(error.details).to.deep.equal({ reason: 'response larger than 1000000 bytes' });
+  });
+
+  it('reports a host name that does not resolve', async () => {
+    const url = 'http://no-such-host.invalid/page';
+    const error = await failure(fetchPage(url, options));
+    expect(error.code).to.equal('URL_UNREACHABLE');
+    expect(error.details).to.deep.equal({ url, reason: 'host not found' });
   });
 
   it('reports a refused connection', async () => {

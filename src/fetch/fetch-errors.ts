@@ -24,6 +24,15 @@ export function unreachable(url: string, reason: string, httpStatus?: number): A
   return new ApiError('URL_UNREACHABLE', { url, ...(httpStatus === undefined ? {} : { http_status: httpStatus }), reason });
 }
 
+/** The page was fetched, or deliberately not, but offers nothing to extract. */
+export function extractionFailed(reason: string): ApiError {
+  return new ApiError('EXTRACTION_FAILED', { reason });
+}
+
+export function blockedByRobots(): ApiError {
+  return extractionFailed('blocked by robots.txt');
+}
+
 export interface FetchContext {
   readonly url: string;
   readonly timeoutMs: number;

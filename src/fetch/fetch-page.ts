@@ -1,19 +1,22 @@
 /**
  * The one way workers fetch web pages: http(s) only, SSRF-guarded on every hop, redirects
- * followed by hand, one deadline for the whole fetch, and a cap on the decompressed size.
+ * followed by hand, a few requests per host at a time, robots.txt obeyed on request, one
+ * deadline for the whole fetch, a cap on the decompressed size, bot-protection interstitials
+ * and content we cannot extract from refused.
  */
-import net from 'node:net';
-import { request, type Dispatcher } from 'undici';
 import { ApiError } from '../http/errors.js';
-import type { AddressGuard } from './address-guard.js';
 import { parseContentType } from './content-type.js';
-import { toFetchError, unreachable } from './fetch-errors.js';
+import { classifyContent, classifyMime, type ContentKind } from './content-kind.js';
+import { detectChallenge, INTERSTITIAL_STATUSES } from './challenge.js';
+import { extractionFailed, toFetchError, unreachable } from './fetch-errors.js';
 import { createFetchSignal } from './fetch-signal.js';
-import { guardedAgent } from './guarded-agent.js';
-import { discardBody, readBody, tooLarge } from './read-body.js';
+import { guardedRequest, parseHttpUrl, type HopResponse } from './guarded-request.js';
+import { DEFAULT_PER_HOST_CONCURRENCY } from './host-limit.js';
+import { discardBody, readBody, readBodyPrefix, tooLarge } from './read-body.js';
+import { checkRobots } from './robots.js';
 
 export interface FetchOptions {
-  /** Covers every hop: connect, headers and body. */
+  /** Covers every hop: robots.txt, waiting for a host slot, connect, headers and body. */
   timeoutMs: number;
   /** Limit on the decompressed body. */
   maxBytes: number;
@@ -21,6 +24,10 @@ export interface FetchOptions {
   userAgent: string;
   /** Non-public ranges the fetcher may nevertheless reach (tests, private deployments). */
   allowedCidrs: readonly string[];
+  /** Requests in flight to one host name from this process; default DEFAULT_PER_HOST_CONCURRENCY. */
+  perHostConcurrency?: number;
+  /** Obey robots.txt for the URL and for every redirect target; default false. */
+  respectRobots?: boolean;
   /** Cancels the fetch; the fetch then rejects with this signal's reason. */
   signal?: AbortSignal;
 }
@@ -33,6 +40,8 @@ export interface FetchedPage {
   status: number;
   /** Media type without parameters, lower case; '' when the server sent none. */
   contentType: string;
+  /** How to extract from the body: decided by the media type, or sniffed when that says nothing. */
+  kind: ContentKind;
   /** The charset parameter of Content-Type, lower case. */
   charset?: string;
   /** Response headers, names in lower case, repeated headers joined with ', '. */
@@ -42,39 +51,40 @@ export interface FetchedPage {
   redirects: string[];
 }
 
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const ACCEPT = 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5';
+// Interstitials are small and carry their markers near the top; reading more of an error page
+// would only cost time.
+const CHALLENGE_WINDOW_BYTES = 64 * 1024;
 
 /**
- * @throws ApiError URL_INVALID, URL_UNREACHABLE or EXTRACTION_FAILED; the reason of
- *   options.signal when the caller cancels.
+ * @throws ApiError URL_INVALID; URL_UNREACHABLE (url, http_status when the server answered,
+ *   reason); EXTRACTION_FAILED (reason) for an interstitial ("blocked: …"), robots.txt, an
+ *   unsupported content type, a body too large or undecodable; the reason of options.signal when
+ *   the caller cancels.
  */
 export async function fetchPage(url: string, options: FetchOptions): Promise<FetchedPage> {
-  let current = parseHttpUrl(url);
-  if (!current) throw new ApiError('URL_INVALID', { url, expected_format: 'absolute http:// or https:// URL' });
-  const { agent, guard } = guardedAgent(options.allowedCidrs);
+  const start = parseHttpUrl(url);
+  if (!start) throw new ApiError('URL_INVALID', { url, expected_format: 'absolute http:// or https:// URL' });
   const fetchSignal = createFetchSignal(options.timeoutMs, options.signal);
   const { signal } = fetchSignal;
-  const headers = { 'user-agent': options.userAgent, accept: ACCEPT, 'accept-encoding': 'gzip, deflate, br' };
-  const redirects: string[] = [];
-  const visited = new Set([current.href]);
+  const perHostConcurrency = options.perHostConcurrency ?? DEFAULT_PER_HOST_CONCURRENCY;
+  const robots = { userAgent: options.userAgent, allowedCidrs: options.allowedCidrs, perHostConcurrency, signal };
   try {
-    for (;;) {
-      checkLiteralHost(current, guard, url);
-      const response = await request(current, { dispatcher: agent, method: 'GET', headers, signal });
-      const location = REDIRECT_STATUSES.has(response.statusCode) ? header(response.headers, 'location') : undefined;
-      if (location !== undefined) {
-        discardBody(response.body);
-        const next = parseHttpUrl(location, current);
-        if (!next) throw unreachable(url, 'redirect to a non-http(s) URL');
-        if (redirects.length >= options.maxRedirects || visited.has(next.href)) throw unreachable(url, 'too many redirects');
-        visited.add(next.href);
-        redirects.push(next.href);
-        current = next;
-        continue;
-      }
-      return await readPage(response, { url, finalUrl: current.href, redirects, maxBytes: options.maxBytes, signal });
-    }
+    const { value, finalUrl, redirects } = await guardedRequest(
+      start,
+      url,
+      {
+        userAgent: options.userAgent,
+        accept: ACCEPT,
+        maxRedirects: options.maxRedirects,
+        allowedCidrs: options.allowedCidrs,
+        perHostConcurrency,
+        signal,
+        ...(options.respectRobots ? { beforeHop: (target: URL) => checkRobots(target, url, robots) } : {}),
+      },
+      (response) => readPage(response, url, options.maxBytes, signal),
+    );
+    return { url, finalUrl, redirects, ...value };
   } catch (error) {
     throw toFetchError(error, { url, timeoutMs: options.timeoutMs, timedOut: fetchSignal.timedOut, callerSignal: options.signal });
   } finally {
@@ -82,68 +92,47 @@ export async function fetchPage(url: string, options: FetchOptions): Promise<Fet
   }
 }
 
-interface PageContext {
-  readonly url: string;
-  readonly finalUrl: string;
-  readonly redirects: string[];
-  readonly maxBytes: number;
-  readonly signal: AbortSignal;
-}
+type PageContent = Pick<FetchedPage, 'status' | 'contentType' | 'kind' | 'charset' | 'headers' | 'body'>;
 
-async function readPage(response: Dispatcher.ResponseData, context: PageContext): Promise<FetchedPage> {
-  const { statusCode: status, body } = response;
+async function readPage(response: HopResponse, url: string, maxBytes: number, signal: AbortSignal): Promise<PageContent> {
+  const { status, headers, body } = response;
   if (status >= 400) {
-    discardBody(body);
-    throw unreachable(context.url, `HTTP ${status}`, status);
+    // An interstitial is the reason the page is out of reach, which the bare status would hide.
+    const blocked = detectChallenge(status, headers, await errorPageStart(response, signal));
+    throw blocked ? extractionFailed(blocked) : unreachable(url, `HTTP ${status}`, status);
   }
-  const declared = Number(header(response.headers, 'content-length'));
-  if (declared > context.maxBytes) {
+  const { mime, charset } = parseContentType(headers['content-type']);
+  // Refused before the body is downloaded when the type alone decides.
+  const declared = classifyMime(mime);
+  if (declared?.kind === 'refused') {
     discardBody(body);
-    throw tooLarge(context.maxBytes);
+    throw extractionFailed(declared.reason);
   }
-  const data = await readBody(body, header(response.headers, 'content-encoding'), context.maxBytes, context.signal);
-  const { mime, charset } = parseContentType(header(response.headers, 'content-type'));
-  return {
-    url: context.url,
-    finalUrl: context.finalUrl,
-    status,
-    contentType: mime,
-    ...(charset === undefined ? {} : { charset }),
-    headers: flattenHeaders(response.headers),
-    body: data,
-    redirects: context.redirects,
-  };
+  if (Number(headers['content-length']) > maxBytes) {
+    discardBody(body);
+    throw tooLarge(maxBytes);
+  }
+  const data = await readBody(body, headers['content-encoding'], maxBytes, signal);
+  const blocked = detectChallenge(status, headers, data.subarray(0, CHALLENGE_WINDOW_BYTES).toString('latin1'));
+  if (blocked) throw extractionFailed(blocked);
+  const content = classifyContent(mime, data);
+  if (content.kind === 'refused') throw extractionFailed(content.reason);
+  return { status, contentType: mime, kind: content.kind, ...(charset === undefined ? {} : { charset }), headers: { ...headers }, body: data };
 }
 
-/** The URL without its fragment (never sent to servers), or undefined unless http(s). */
-function parseHttpUrl(text: string, base?: URL): URL | undefined {
-  let parsed: URL;
+/** The start of an error page when interstitials use its status; '' when unread or unreadable. */
+async function errorPageStart(response: HopResponse, signal: AbortSignal): Promise<string> {
+  if (!INTERSTITIAL_STATUSES.has(response.status)) {
+    discardBody(response.body);
+    return '';
+  }
   try {
-    parsed = new URL(text, base);
-  } catch {
-    return undefined;
+    const start = await readBodyPrefix(response.body, response.headers['content-encoding'], CHALLENGE_WINDOW_BYTES, signal);
+    return start.toString('latin1');
+  } catch (error) {
+    // A cancellation or the deadline is reported as such; any other failure only loses a hint,
+    // and the fetch fails with the status as it would without the peek.
+    if (signal.aborted) throw error;
+    return '';
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined;
-  parsed.hash = '';
-  return parsed;
-}
-
-/** Sockets skip the guarded DNS lookup for IP literals, so those are judged here. */
-function checkLiteralHost(target: URL, guard: AddressGuard, requestedUrl: string): void {
-  const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (net.isIP(host) !== 0 && !guard(host)) throw unreachable(requestedUrl, `address not allowed: ${host}`);
-}
-
-function header(headers: Dispatcher.ResponseData['headers'], name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
-}
-
-function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string> {
-  const flat: Record<string, string> = {};
-  for (const name of Object.keys(headers)) {
-    const value = header(headers, name);
-    if (value !== undefined) flat[name] = value;
-  }
-  return flat;
 }

@@ -34,3 +34,20 @@ export function createFetchSignal(timeoutMs: number, callerSignal?: AbortSignal)
     },
   };
 }
+
+/**
+ * Settles as the promise does, or rejects with the signal's reason as soon as it aborts: for
+ * waits that cannot be cancelled themselves (a queue slot, a download shared with others).
+ * The promise keeps running; its outcome is then ignored.
+ */
+export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    promise.catch(() => undefined);
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

@@ -6,7 +6,8 @@
 import { Writable, type Readable, type Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
-import { ApiError } from '../http/errors.js';
+import type { ApiError } from '../http/errors.js';
+import { extractionFailed } from './fetch-errors.js';
 
 // Stacked codings are legal but real servers use one; each layer costs a zlib context.
 const MAX_CODINGS = 2;
@@ -15,7 +16,7 @@ const MAX_CODINGS = 2;
 const LENIENT = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
 
 export function tooLarge(maxBytes: number): ApiError {
-  return new ApiError('EXTRACTION_FAILED', { reason: `response larger than ${maxBytes} bytes` });
+  return extractionFailed(`response larger than ${maxBytes} bytes`);
 }
 
 /**
@@ -23,11 +24,28 @@ export function tooLarge(maxBytes: number): ApiError {
  * @throws ApiError EXTRACTION_FAILED when the body is too large or cannot be decoded;
  *   transport and abort errors are passed on as they are, for the caller to classify.
  */
-export async function readBody(
+export function readBody(body: Readable, contentEncoding: string | undefined, maxBytes: number, signal: AbortSignal): Promise<Buffer> {
+  return collect(body, contentEncoding, maxBytes, signal, 'fail');
+}
+
+/**
+ * The first maxBytes of the decoded body; the rest is never downloaded. For bodies where a
+ * beginning is enough (robots.txt, the start of an error page).
+ * @throws like readBody, except that a long body is not an error.
+ */
+export function readBodyPrefix(body: Readable, contentEncoding: string | undefined, maxBytes: number, signal: AbortSignal): Promise<Buffer> {
+  return collect(body, contentEncoding, maxBytes, signal, 'truncate');
+}
+
+/** Stops the pipeline once a prefix is complete; never leaves collect(). */
+class PrefixComplete extends Error {}
+
+async function collect(
   body: Readable,
   contentEncoding: string | undefined,
   maxBytes: number,
   signal: AbortSignal,
+  overflow: 'fail' | 'truncate',
 ): Promise<Buffer> {
   let decoders: Transform[];
   try {
@@ -40,18 +58,22 @@ export async function readBody(
   let size = 0;
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      size += chunk.length;
-      if (size > maxBytes) return done(tooLarge(maxBytes));
-      chunks.push(chunk);
-      done();
+      if (size + chunk.length <= maxBytes) {
+        size += chunk.length;
+        chunks.push(chunk);
+        return done();
+      }
+      if (overflow === 'fail') return done(tooLarge(maxBytes));
+      chunks.push(chunk.subarray(0, maxBytes - size));
+      size = maxBytes;
+      done(new PrefixComplete());
     },
   });
   try {
     await pipeline([body, ...decoders, sink], { signal });
   } catch (error) {
-    if (isZlibError(error)) {
-      throw new ApiError('EXTRACTION_FAILED', { reason: `invalid ${contentEncoding} body: ${error.message}` });
-    }
+    if (error instanceof PrefixComplete) return Buffer.concat(chunks, size);
+    if (isZlibError(error)) throw extractionFailed(`invalid ${contentEncoding} body: ${error.message}`);
     throw error;
   }
   return Buffer.concat(chunks, size);
@@ -72,7 +94,7 @@ function createDecoders(contentEncoding: string | undefined): Transform[] {
     .map((c) => c.trim().toLowerCase())
     .filter((c) => c !== '' && c !== 'identity');
   if (codings.length > MAX_CODINGS) {
-    throw new ApiError('EXTRACTION_FAILED', { reason: `too many content encodings: ${contentEncoding}` });
+    throw extractionFailed(`too many content encodings: ${contentEncoding}`);
   }
   return codings.reverse().map((coding) => {
     switch (coding) {
@@ -84,7 +106,7 @@ function createDecoders(contentEncoding: string | undefined): Transform[] {
       case 'br':
         return zlib.createBrotliDecompress();
       default:
-        throw new ApiError('EXTRACTION_FAILED', { reason: `unsupported content encoding: ${coding}` });
+        throw extractionFailed(`unsupported content encoding: ${coding}`);
     }
   });
 }

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type PageHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -33,6 +33,14 @@ export async function startPageServer(routes: Record<string, PageHandler>): Prom
 export function html(body: string, status = 200, type = 'text/html; charset=utf-8'): PageHandler {
   return (_req, res) => {
     res.writeHead(status, { 'content-type': type });
+    res.end(body);
+  };
+}
+
+/** Sends the body as it is with exactly these headers (bytes in any encoding, or no Content-Type at all). */
+export function raw(body: Buffer | string, headers: OutgoingHttpHeaders = {}, status = 200): PageHandler {
+  return (_req, res) => {
+    res.writeHead(status, headers);
     res.end(body);
   };
 }
