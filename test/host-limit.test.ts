@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import pLimit from 'p-limit';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../src/http/errors.js';
 import { fetchPage, type FetchOptions } from '../src/fetch/fetch-page.js';
@@ -129,6 +130,19 @@ describe('per-host concurrency', () => {
       expect(hosts).to.deep.equal(new Set([`127.0.0.1:${port}`, `localhost:${port}`]));
       expect(peak).to.equal(2);
       expect(Date.now() - started).to.be.lessThan(750);
+    });
+
+    it('takes the process-wide slots inside the host slot, so a queue for one host never starves another', async () => {
+      // Two process slots, one per host: six jobs for a slow host wait for their host, not in
+      // front of the other host's fetch.
+      const processSlots = pLimit(2);
+      const started = Date.now();
+      const crowd = Array.from({ length: 6 }, () => fetchPage(`http://127.0.0.1:${port}/slower`, { ...options, perHostConcurrency: 1, processSlots }));
+      await sleep(20);
+      const other = await fetchPage(`http://localhost:${port}/slow`, { ...options, perHostConcurrency: 1, processSlots });
+      expect(other.status).to.equal(200);
+      expect(Date.now() - started).to.be.lessThan(350);
+      await Promise.all(crowd);
     });
 
     it('counts the wait for a slot against the fetch deadline', async () => {

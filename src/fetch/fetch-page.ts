@@ -4,6 +4,7 @@
  * deadline for the whole fetch, a cap on the decompressed size, bot-protection interstitials
  * and content we cannot extract from refused.
  */
+import type { LimitFunction } from 'p-limit';
 import { ApiError } from '../http/errors.js';
 import { parseContentType } from './content-type.js';
 import { classifyContent, classifyMime, type ContentKind } from './content-kind.js';
@@ -28,6 +29,8 @@ export interface FetchOptions {
   perHostConcurrency?: number;
   /** Obey robots.txt for the URL and for every redirect target; default false. */
   respectRobots?: boolean;
+  /** The process-wide cap on requests in flight (FETCH_CONCURRENCY), taken inside the host's slot. */
+  processSlots?: LimitFunction;
   /** Cancels the fetch; the fetch then rejects with this signal's reason. */
   signal?: AbortSignal;
 }
@@ -79,6 +82,7 @@ export async function fetchPage(url: string, options: FetchOptions): Promise<Fet
         maxRedirects: options.maxRedirects,
         allowedCidrs: options.allowedCidrs,
         perHostConcurrency,
+        ...(options.processSlots ? { processSlots: options.processSlots } : {}),
         signal,
         ...(options.respectRobots ? { beforeHop: (target: URL) => checkRobots(target, url, robots) } : {}),
       },

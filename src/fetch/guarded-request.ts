@@ -5,10 +5,12 @@
  */
 import net from 'node:net';
 import type { Readable } from 'node:stream';
+import type { LimitFunction } from 'p-limit';
 import { request, type Dispatcher } from 'undici';
 import type { AddressGuard } from './address-guard.js';
 import { unreachable } from './fetch-errors.js';
 import { guardedAgent } from './guarded-agent.js';
+import { raceSignal } from './fetch-signal.js';
 import { withHostSlot } from './host-limit.js';
 import { discardBody } from './read-body.js';
 
@@ -19,6 +21,11 @@ export interface GuardedRequestOptions {
   /** Non-public ranges that may nevertheless be reached (tests, private deployments). */
   readonly allowedCidrs: readonly string[];
   readonly perHostConcurrency: number;
+  /**
+   * The process-wide cap on requests in flight, taken inside the host's slot: taken outside, jobs
+   * queued for one busy host would hold every global slot while fetches to other hosts wait.
+   */
+  readonly processSlots?: LimitFunction;
   /** Aborts every hop; the request then rejects with its reason. */
   readonly signal: AbortSignal;
   /**
@@ -70,14 +77,17 @@ export async function guardedRequest<T>(
     checkLiteralHost(current, guard, requestedUrl);
     await options.beforeHop?.(current);
     const target = current;
-    const outcome = await withHostSlot(target.hostname, options.perHostConcurrency, signal, async (): Promise<HopOutcome<T>> => {
+    const hopRequest = async (): Promise<HopOutcome<T>> => {
       const response = await request(target, { dispatcher: agent, method: 'GET', headers, signal });
       const hop = { status: response.statusCode, headers: flattenHeaders(response.headers), body: response.body };
       const location = REDIRECT_STATUSES.has(hop.status) ? hop.headers.location : undefined;
       if (location === undefined) return { done: true, value: await read(hop, target) };
       discardBody(hop.body);
       return { done: false, location };
-    });
+    };
+    const processSlots = options.processSlots;
+    const outcome = await withHostSlot(target.hostname, options.perHostConcurrency, signal,
+      processSlots ? () => raceSignal(processSlots(hopRequest), signal) : hopRequest);
     if (outcome.done) return { value: outcome.value, finalUrl: target.href, redirects };
     const next = parseHttpUrl(outcome.location, target);
     if (!next) throw unreachable(requestedUrl, 'redirect to a non-http(s) URL');
