@@ -39,7 +39,7 @@ describe('queue: enqueue and wait', () => {
     });
   }
 
-  const envelope = () => ({ request_id: `req_${randomUUID()}`, principal_id: null, input: { q: 'x' } });
+  const envelope = () => ({ request_id: `req_${randomUUID()}`, principal_id: null, mode: 'live' as const, input: { q: 'x' } });
   const timeout = () => new ApiError('SEARCH_TIMEOUT', { timeout_seconds: 0.3 });
 
   it('returns the result the worker produced', async () => {

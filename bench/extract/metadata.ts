@@ -68,7 +68,7 @@ function main(): void {
     if (meta.canonicalUrl && meta.canonicalUrl !== FAKE_URL) meta = extractMetadata(doc, meta.canonicalUrl);
     metadataMs += performance.now() - started;
 
-    const mainText = cleanHtml({ html: page.html, url: meta.canonicalUrl ?? FAKE_URL, format: 'text' }).blocks.map((b) => b.text).join('\n\n');
+    const mainText = cleanHtml({ html: page.html, url: meta.canonicalUrl ?? FAKE_URL, kind: 'html', format: 'text', clean: true, preserveFormatting: false }).text;
     started = performance.now();
     const text = describeText(mainText, meta.language);
     textMs += performance.now() - started;

@@ -8,90 +8,135 @@ import { TaskTimeoutError, type CpuPool } from '../pool/pool.js';
 import type { Database } from '../storage/schema.js';
 import { fetchPage, type FetchedPage } from '../fetch/fetch-page.js';
 import { decodeBody } from './decode-body.js';
-import { insertExtraction } from './extraction.repository.js';
+import { findFreshExtraction, insertExtraction, type StoredExtraction } from './extraction.repository.js';
 import type { ExtractRequest, ExtractResult } from './types.js';
+import type { Block } from '../../workers/pool/blocks.js';
 import type { CleanHtmlOutput } from '../../workers/pool/clean-html.js';
 
 export interface ExtractDeps {
   config: Config;
   pool: CpuPool;
   db: Kysely<Database>;
+  /** The process-wide cap on outbound requests (FETCH_CONCURRENCY). */
   fetchLimit: LimitFunction;
   metrics?: Metrics;
 }
 
-const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
-const WORDS_PER_MINUTE = 230;
+export interface ExtractContext {
+  requestId: string;
+  /** Sandbox requests read and write sandbox extractions only. */
+  mode: 'live' | 'test';
+}
 
-/** Fetch → decode → clean in the pool → store → the result of section 2.2. */
-export async function extractPage(deps: ExtractDeps, requestId: string, request: ExtractRequest): Promise<ExtractResult> {
-  const page = await deps.fetchLimit(() => timedFetch(deps, request));
-  const html = decodeBody(page.body, page.charset);
-
-  let cleaned: CleanHtmlOutput;
-  if (HTML_TYPES.has(page.contentType)) {
-    try {
-      cleaned = await deps.pool.run('cleanHtml', { html, url: page.finalUrl, format: request.format });
-    } catch (error) {
-      if (error instanceof TaskTimeoutError) throw new ApiError('EXTRACTION_FAILED', { reason: 'page too complex: processing time limit reached' });
-      throw error;
-    }
-  } else if (page.contentType === 'text/plain') {
-    cleaned = plainText(html);
-  } else {
-    throw new ApiError('EXTRACTION_FAILED', { reason: `unsupported content type: ${page.contentType || 'none'}` });
+/**
+ * Fetch → decode → clean in the pool → store → the result of section 2.2. With
+ * options.max_age, a stored extraction of the same URL young enough is rendered instead.
+ */
+export async function extractPage(deps: ExtractDeps, context: ExtractContext, request: ExtractRequest): Promise<ExtractResult> {
+  const urlHash = sha256(request.url);
+  if (request.options.max_age > 0) {
+    const since = new Date(Date.now() - request.options.max_age * 1000);
+    const stored = await findFreshExtraction(deps.db, { urlHash, cleanHtml: request.clean_html, mode: context.mode }, since);
+    if (stored?.blocksJson) return fromStore(deps, stored, stored.blocksJson, request);
   }
 
-  const text = cleaned.blocks.map((b) => b.text).join('\n\n');
-  const length = text.trim().length;
-  if (length === 0) throw new ApiError('EXTRACTION_FAILED', { reason: 'no main content found' });
+  const page = await timedFetch(deps, request);
+  const html = decodeBody(page.body, page.charset);
+  const cleaned = await inPool(() => deps.pool.run('cleanHtml', {
+    html, url: page.finalUrl, kind: page.kind, format: request.format, clean: request.clean_html, preserveFormatting: request.options.preserve_formatting,
+  }));
+
+  const length = cleaned.text.trim().length;
+  if (length === 0 || cleaned.quality === 0) throw new ApiError('EXTRACTION_FAILED', { reason: 'no main content found' });
   if (length < request.options.min_content_length) {
     throw new ApiError('EXTRACTION_FAILED', { reason: `content shorter than min_content_length (${length} < ${request.options.min_content_length})` });
   }
 
+  const fetchedAt = new Date();
+  const meta = cleaned.metadata;
   await insertExtraction(deps.db, {
-    requestId,
+    requestId: context.requestId,
     url: request.url,
-    urlHash: sha256(request.url),
+    urlHash,
     finalUrl: page.finalUrl,
+    canonicalUrl: meta.canonicalUrl?.slice(0, 2048) ?? null,
     domain: new URL(page.finalUrl).hostname,
-    title: cleaned.title?.slice(0, 1024) ?? null,
-    author: cleaned.author?.slice(0, 512) ?? null,
-    publishedAt: cleaned.publishedDate ? new Date(cleaned.publishedDate) : null,
-    language: cleaned.language?.slice(0, 16) ?? null,
-    canonicalUrl: null,
-    siteName: null,
-    description: null,
-    contentText: text,
-    contentHash: sha256(text),
-    wordCount: cleaned.wordCount,
-    blocksJson: null,
-    qualityScore: null,
+    title: meta.title?.slice(0, 1024) ?? null,
+    author: meta.author?.slice(0, 512) ?? null,
+    publishedAt: instant(meta.publishedDate),
+    language: meta.language?.slice(0, 16) ?? null,
+    siteName: meta.siteName?.slice(0, 255) ?? null,
+    description: meta.description,
+    contentText: cleaned.text,
+    contentHash: sha256(cleaned.text),
+    wordCount: meta.wordCount,
+    blocksJson: JSON.stringify(cleaned.blocks),
+    qualityScore: cleaned.quality,
     cleanHtml: request.clean_html,
-    mode: 'live',
-    fetchedAt: new Date(),
+    mode: context.mode,
+    fetchedAt,
   });
+  return result(request, page.finalUrl, cleaned, { cached: false, fetchedAt });
+}
 
+/** A stored extraction rendered in the requested format: no fetch, no cleaning. */
+async function fromStore(deps: ExtractDeps, stored: StoredExtraction, blocksJson: string, request: ExtractRequest): Promise<ExtractResult> {
+  const rendered = await inPool(() => deps.pool.run('renderStored', {
+    blocks: JSON.parse(blocksJson) as Block[], format: request.format, preserveFormatting: request.options.preserve_formatting, language: stored.language,
+  }));
+  return result(request, stored.finalUrl, {
+    ...rendered,
+    metadata: {
+      title: stored.title,
+      author: stored.author,
+      publishedDate: stored.publishedAt?.toISOString() ?? null,
+      language: stored.language,
+      siteName: stored.siteName,
+      description: stored.description,
+      canonicalUrl: stored.canonicalUrl,
+      wordCount: stored.wordCount,
+      readingTime: rendered.readingTime,
+    },
+    quality: stored.qualityScore ?? 0,
+  }, { cached: true, fetchedAt: stored.fetchedAt });
+}
+
+type Rendered = Pick<CleanHtmlOutput, 'content' | 'images' | 'links' | 'quality' | 'metadata'>;
+
+function result(request: ExtractRequest, finalUrl: string, cleaned: Rendered, origin: { cached: boolean; fetchedAt: Date }): ExtractResult {
+  const meta = cleaned.metadata;
+  // Section 2.2 leaves out what a page does not tell rather than sending nulls.
+  const metadata = Object.fromEntries(Object.entries<string | number | null>({
+    title: meta.title,
+    author: meta.author,
+    published_date: meta.publishedDate,
+    word_count: meta.wordCount,
+    reading_time: meta.readingTime,
+    language: meta.language,
+    site_name: meta.siteName,
+    description: meta.description,
+    canonical_url: meta.canonicalUrl,
+  }).filter((entry): entry is [string, string | number] => entry[1] !== null));
   return {
     url: request.url,
-    final_url: page.finalUrl,
+    final_url: finalUrl,
     content: cleaned.content,
-    ...(!request.include_metadata
-      ? {}
-      : {
-          metadata: {
-            title: cleaned.title,
-            author: cleaned.author,
-            published_date: cleaned.publishedDate,
-            word_count: cleaned.wordCount,
-            reading_time: `${Math.max(1, Math.round(cleaned.wordCount / WORDS_PER_MINUTE))} min`,
-            language: cleaned.language,
-          },
-        }),
+    ...(request.include_metadata ? { metadata } : {}),
     ...(request.extract_images ? { images: cleaned.images } : {}),
     ...(request.extract_links ? { links: cleaned.links } : {}),
-    quality_score: qualityScore(cleaned),
+    quality_score: cleaned.quality,
+    cached: origin.cached,
+    fetched_at: origin.fetchedAt.toISOString(),
   };
+}
+
+async function inPool<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof TaskTimeoutError) throw new ApiError('EXTRACTION_FAILED', { reason: 'page too complex: processing time limit reached' });
+    throw error;
+  }
 }
 
 async function timedFetch(deps: ExtractDeps, request: ExtractRequest): Promise<FetchedPage> {
@@ -103,6 +148,9 @@ async function timedFetch(deps: ExtractDeps, request: ExtractRequest): Promise<F
       maxRedirects: deps.config.fetch.maxRedirects,
       userAgent: deps.config.fetch.userAgent,
       allowedCidrs: deps.config.fetch.allowedCidrs,
+      perHostConcurrency: deps.config.fetch.perHostConcurrency,
+      respectRobots: request.options.respect_robots ?? deps.config.fetch.respectRobots,
+      processSlots: deps.fetchLimit,
     });
     deps.metrics?.fetches.inc({ outcome: 'ok' });
     return page;
@@ -114,29 +162,11 @@ async function timedFetch(deps: ExtractDeps, request: ExtractRequest): Promise<F
   }
 }
 
-function plainText(text: string): CleanHtmlOutput {
-  const paragraphs = text.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
-  return {
-    content: text,
-    blocks: paragraphs.map((p) => ({ type: 'paragraph', text: p })),
-    images: [],
-    links: [],
-    title: null,
-    author: null,
-    publishedDate: null,
-    language: null,
-    wordCount: text.split(/\s+/).filter(Boolean).length,
-  };
-}
-
-/**
- * Provisional quality signal in 0..1: enough words, a title and several blocks of structure
- * each raise it. The extraction work replaces it with a score calibrated on benchmark pages.
- */
-function qualityScore(cleaned: CleanHtmlOutput): number {
-  const length = Math.min(1, cleaned.wordCount / 300);
-  const score = 0.6 * length + (cleaned.title ? 0.2 : 0) + (cleaned.blocks.length >= 3 ? 0.2 : 0);
-  return Math.round(score * 100) / 100;
+/** A stored publication date as an instant; a date-only value is midnight UTC of that day. */
+function instant(published: string | null): Date | null {
+  if (!published) return null;
+  const date = new Date(published);
+  return Number.isNaN(date.getTime()) ? null : date;
 }
 
 function sha256(text: string): string {

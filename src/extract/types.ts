@@ -1,4 +1,5 @@
 import type { OutputFormat } from '../../workers/pool/clean-html.js';
+import type { JsonBlock } from '../../workers/pool/render/json.js';
 
 /** Body of POST /v1/extract after validation against schemas/extract.request.json (defaults applied). */
 export interface ExtractRequest {
@@ -11,20 +12,16 @@ export interface ExtractRequest {
   options: { timeout: number; preserve_formatting: boolean; min_content_length: number; respect_robots?: boolean; max_age: number };
 }
 
-/** Section 2.2 of the interface specification, plus the URLs involved and optional links. */
+/** Section 2.2 of the interface specification, plus the URLs involved, links and where the result came from. */
 export interface ExtractResult {
   url: string;
   final_url: string;
-  content: string;
-  metadata?: {
-    title: string | null;
-    author: string | null;
-    published_date: string | null;
-    word_count: number;
-    reading_time: string;
-    language: string | null;
-  };
+  content: string | JsonBlock[];
+  /** title, author, published_date, word_count, reading_time, language, site_name, description, canonical_url: those the page tells. */
+  metadata?: Record<string, string | number>;
   images?: Array<{ url: string; alt: string; caption: string }>;
   links?: Array<{ url: string; text: string }>;
   quality_score: number;
+  cached: boolean;
+  fetched_at: string;
 }

@@ -1,10 +1,11 @@
 import { Piscina } from 'piscina';
 import type { Metrics, PoolStats } from '../metrics/metrics.js';
-import type { CleanHtmlInput, CleanHtmlOutput } from '../../workers/pool/clean-html.js';
+import type { CleanHtmlInput, CleanHtmlOutput, renderStored } from '../../workers/pool/clean-html.js';
 
 /** Task name → its input and output. Tasks are pure named exports of workers/pool/tasks.ts. */
 interface PoolTasks {
   cleanHtml: { input: CleanHtmlInput; output: CleanHtmlOutput };
+  renderStored: { input: Parameters<typeof renderStored>[0]; output: ReturnType<typeof renderStored> };
 }
 
 export interface CpuPool {
@@ -36,6 +37,8 @@ export function createCpuPool(options: { threads: number; taskTimeoutMs: number;
     idleTimeout: 30_000,
     // A bounded queue pushes back on callers instead of buffering without limit.
     maxQueue: options.threads * 64,
+    // A page that makes a thread allocate without bound kills that thread, not the process.
+    resourceLimits: { maxOldGenerationSizeMb: 1024 },
   });
   return {
     async run(task, input) {

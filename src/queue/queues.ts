@@ -7,6 +7,8 @@ export type QueueName = (typeof QUEUE_NAMES)[number];
 export interface JobEnvelope<T> {
   request_id: string;
   principal_id: string | null;
+  /** live or test: sandbox jobs read and write sandbox data only. */
+  mode: 'live' | 'test';
   input: T;
 }
 

@@ -1,2 +1,2 @@
 // Piscina task module: every named export is a pure, CPU-bound task (no I/O, no shared state).
-export { cleanHtml } from './clean-html.js';
+export { cleanHtml, renderStored } from './clean-html.js';

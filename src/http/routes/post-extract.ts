@@ -23,7 +23,7 @@ export const postExtract: Route = {
     const result = await runJob<ExtractRequest, ExtractResult>(
       deps.queues.extract,
       deps.queueEvents.extract,
-      { request_id: ctx.state.requestId, principal_id: ctx.state.principal?.id ?? null, input },
+      { request_id: ctx.state.requestId, principal_id: ctx.state.principal?.id ?? null, mode: ctx.state.principal?.mode ?? 'live', input },
       {
         timeoutMs: timeoutSeconds * 1000,
         onTimeout: () => new ApiError('EXTRACT_TIMEOUT', { timeout_seconds: timeoutSeconds }),
