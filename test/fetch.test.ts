@@ -2,9 +2,9 @@ import { expect } from 'chai';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
-import { ApiError } from '../src/http/errors.js';
 import { createAddressGuard } from '../src/fetch/address-guard.js';
 import { fetchPage, type FetchOptions } from '../src/fetch/fetch-page.js';
+import { failure } from './helpers/rejection.js';
 
 // Only servers this file starts on 127.0.0.1 are ever contacted: every other address in here
 // is one the guard must refuse before any connection is attempted, or a name under the reserved
@@ -22,16 +22,6 @@ async function listen(handler: http.RequestListener): Promise<{ server: http.Ser
 async function close(server: http.Server): Promise<void> {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
-}
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).to.be.instanceOf(ApiError);
-    return error as ApiError;
-  }
-  throw new Error('expected the fetch to fail');
 }
 
 describe('address guard', () => {

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import zlib from 'node:zlib';
-import { ApiError } from '../src/http/errors.js';
 import { fetchPage, type FetchOptions } from '../src/fetch/fetch-page.js';
 import { crawlDelay, productToken, robotsAllows, type RobotsOptions } from '../src/fetch/robots.js';
 import { html, raw, startPageServer, type PageHandler, type PageServer } from './helpers/page-server.js';
+import { failure } from './helpers/rejection.js';
 
 const ROBOTS = `# test rules
 User-agent: *
@@ -44,16 +44,6 @@ describe('robots.txt', function () {
 
   const robots = (text: string, status = 200): PageHandler => raw(text, { 'content-type': 'text/plain' }, status);
   const ok = html('<p>content</p>');
-
-  async function failure(promise: Promise<unknown>): Promise<ApiError> {
-    try {
-      await promise;
-    } catch (error) {
-      expect(error).to.be.instanceOf(ApiError);
-      return error as ApiError;
-    }
-    throw new Error('expected the fetch to fail');
-  }
 
   afterEach(async () => {
     await Promise.all(sites.splice(0).map((s) => s.close()));

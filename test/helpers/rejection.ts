@@ -1,0 +1,13 @@
+import { expect } from 'chai';
+import { ApiError } from '../../src/http/errors.js';
+
+/** The ApiError a promise rejects with; fails the test when it resolves or rejects otherwise. */
+export async function failure(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).to.be.instanceOf(ApiError);
+    return error as ApiError;
+  }
+  throw new Error('expected the fetch to fail');
+}
