@@ -100,7 +100,7 @@ describe('cleaning task', () => {
   it('renders stored blocks exactly as the first extraction did, in any format', () => {
     for (const format of ['text', 'markdown', 'html', 'json'] as OutputFormat[]) {
       const first = clean(ARTICLE, { format });
-      const again = renderStored({ blocks: first.blocks, format, preserveFormatting: false, language: 'en' });
+      const again = renderStored({ blocksJson: JSON.stringify(first.blocks), format, preserveFormatting: false, language: 'en' });
       expect(again.content, format).to.deep.equal(first.content);
       expect(again.links).to.deep.equal(first.links);
       expect(again.readingTime).to.equal(first.metadata.readingTime);

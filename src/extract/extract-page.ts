@@ -10,7 +10,6 @@ import { fetchPage, type FetchedPage } from '../fetch/fetch-page.js';
 import { decodeBody } from './decode-body.js';
 import { findFreshExtraction, insertExtraction, type StoredExtraction } from './extraction.repository.js';
 import type { ExtractRequest, ExtractResult } from './types.js';
-import type { Block } from '../../workers/pool/blocks.js';
 import type { CleanHtmlOutput } from '../../workers/pool/clean-html.js';
 
 export interface ExtractDeps {
@@ -82,7 +81,7 @@ export async function extractPage(deps: ExtractDeps, context: ExtractContext, re
 /** A stored extraction rendered in the requested format: no fetch, no cleaning. */
 async function fromStore(deps: ExtractDeps, stored: StoredExtraction, blocksJson: string, request: ExtractRequest): Promise<ExtractResult> {
   const rendered = await inPool(() => deps.pool.run('renderStored', {
-    blocks: JSON.parse(blocksJson) as Block[], format: request.format, preserveFormatting: request.options.preserve_formatting, language: stored.language,
+    blocksJson, format: request.format, preserveFormatting: request.options.preserve_formatting, language: stored.language,
   }));
   return result(request, stored.finalUrl, {
     ...rendered,

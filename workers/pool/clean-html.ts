@@ -116,8 +116,15 @@ function render(input: RenderInput): Rendering {
   }
 }
 
+export interface StoredRenderInput extends Omit<RenderInput, 'blocks'> {
+  /** The stored block model as JSON: parsed here, off the worker's event loop. */
+  blocksJson: string;
+  language: string | null;
+}
+
 /** The task behind options.max_age: a stored block model in the requested format, and its reading time. */
-export function renderStored(input: RenderInput & { language: string | null }): Rendering & { readingTime: string } {
-  const text = renderText(input.blocks, { preserveFormatting: false });
-  return { ...render(input), readingTime: describeText(text, input.language).readingTime };
+export function renderStored(input: StoredRenderInput): Rendering & { readingTime: string } {
+  const blocks = JSON.parse(input.blocksJson) as Block[];
+  const text = renderText(blocks, { preserveFormatting: false });
+  return { ...render({ ...input, blocks }), readingTime: describeText(text, input.language).readingTime };
 }
