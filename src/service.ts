@@ -21,6 +21,7 @@ import { createApp } from './http/app.js';
 import { listen, type HttpServer } from './http/server.js';
 import { createProbeServer } from './monitor/probe-server.js';
 import { startWorkers, type RunningWorkers } from '../workers/runtime.js';
+import { MysqlDocumentIndex } from './index/mysql-document-index.js';
 import { VERSION } from './version.js';
 
 export interface RunningService {
@@ -64,7 +65,8 @@ export async function startService(config: Config, role: Role, logger: Logger, o
   });
   if (role !== 'api') {
     pool = createCpuPool({ threads: config.poolSize, taskTimeoutMs: config.poolTaskTimeoutMs, metrics });
-    workers = startWorkers({ config, logger, metrics, pool, db: storage.db, redis, connection });
+    const index = new MysqlDocumentIndex(storage.db, pool);
+    workers = startWorkers({ config, logger, metrics, pool, db: storage.db, redis, connection, index });
   }
 
   const health = new HealthMonitor({ version: VERSION, region: config.region, queuePrefix: config.queuePrefix, heartbeatMs, redis, storage, queues });

@@ -5,7 +5,7 @@ import { migrateDown, migrateToLatest } from '../src/storage/migrate.js';
 
 const BASE = process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test';
 const DATABASE = 'sev_migrations_test';
-const ALL_TABLES = ['accounts', 'api_key_secrets', 'api_keys', 'extractions', 'key_usage_daily', 'request_log', 'service_settings', 'usage_monthly'];
+const ALL_TABLES = ['accounts', 'api_key_secrets', 'api_keys', 'extractions', 'index_documents', 'index_passages', 'index_postings', 'index_stats', 'index_terms', 'key_usage_daily', 'request_log', 'service_settings', 'usage_monthly'];
 
 async function tables(storage: Storage): Promise<string[]> {
   const result = await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = ${DATABASE}`.execute(storage.db);

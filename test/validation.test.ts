@@ -376,7 +376,7 @@ describe('validation', () => {
     it('checks each permission, the type, the rate limit and the expiry', () => {
       const key = (body: Record<string, unknown>) => () => validateBody('auth-key.request', { name: 'k', ...body });
       expectError(key({ type: 'scoped', permissions: ['search', 'root'] }), 'INVALID_PARAMETER',
-        invalid('permissions[1]', 'must be one of: search, extract, summarize, validate, cache, monitor, admin', 'root'));
+        invalid('permissions[1]', 'must be one of: search, extract, summarize, validate, cache, monitor, index, admin', 'root'));
       expectError(key({ permissions: ['search', 'search'] }), 'INVALID_PARAMETER',
         invalid('permissions', 'must not contain duplicates', ['search', 'search']));
       expectError(key({ type: 'master' }), 'INVALID_PARAMETER', invalid('type', 'must be one of: standard, scoped', 'master'));

@@ -10,8 +10,10 @@ import type { Metrics } from '../src/metrics/metrics.js';
 import type { CpuPool } from '../src/pool/pool.js';
 import type { QueueName } from '../src/queue/queues.js';
 import type { Database } from '../src/storage/schema.js';
+import type { DocumentIndex } from '../src/index/types.js';
 import { startHeartbeat } from '../src/monitor/worker-registry.js';
 import { createExtractProcessor } from './extract.worker.js';
+import { createIndexProcessor } from './index.worker.js';
 
 export interface WorkerDeps {
   config: Config;
@@ -21,6 +23,8 @@ export interface WorkerDeps {
   db: Kysely<Database>;
   redis: Redis;
   connection: ConnectionOptions;
+  /** The search index: the index queue (POST and DELETE /v1/index/documents) and extraction write to it. */
+  index: DocumentIndex;
 }
 
 export interface RunningWorkers {
@@ -38,7 +42,8 @@ export type Processor = (job: Job) => Promise<unknown>;
 export function startWorkers(deps: WorkerDeps): RunningWorkers {
   const fetchLimit = pLimit(deps.config.fetch.concurrency);
   const processors: Partial<Record<QueueName, Processor>> = {
-    extract: createExtractProcessor({ config: deps.config, pool: deps.pool, db: deps.db, fetchLimit, metrics: deps.metrics }) as Processor,
+    extract: createExtractProcessor({ config: deps.config, pool: deps.pool, db: deps.db, fetchLimit, metrics: deps.metrics, index: deps.index }) as Processor,
+    index: createIndexProcessor({ index: deps.index, pool: deps.pool }) as Processor,
   };
 
   const counter = { active: 0 };

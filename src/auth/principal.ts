@@ -1,7 +1,7 @@
 import type { KeyMode, KeyType } from './keys.repository.js';
 
 /** The scopes of section 5: each guards its endpoints. */
-export const SCOPES = ['search', 'extract', 'summarize', 'validate', 'cache', 'monitor'] as const;
+export const SCOPES = ['search', 'extract', 'summarize', 'validate', 'cache', 'monitor', 'index'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /**
@@ -46,5 +46,9 @@ export function operatorPrincipal(rateLimitPerMinute: number): Principal {
   };
 }
 
-/** Scopes whose requests count against daily and monthly quotas; monitoring and key management do not. */
+/**
+ * Scopes whose requests count against daily and monthly quotas; monitoring and key management do
+ * not, nor does `index`: its cost is bounded by the body limit and the rate limit, and counting it
+ * would make polling an ingestion job spend the quota.
+ */
 export const METERED_SCOPES: ReadonlySet<string> = new Set<Scope>(['search', 'extract', 'summarize', 'validate', 'cache']);

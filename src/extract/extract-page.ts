@@ -6,6 +6,7 @@ import { ApiError } from '../http/errors.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { TaskTimeoutError, type CpuPool } from '../pool/pool.js';
 import type { Database } from '../storage/schema.js';
+import type { DocumentIndex } from '../index/types.js';
 import { fetchPage, type FetchedPage } from '../fetch/fetch-page.js';
 import { decodeBody } from './decode-body.js';
 import { findFreshExtraction, insertExtraction, type StoredExtraction } from './extraction.repository.js';
@@ -19,6 +20,8 @@ export interface ExtractDeps {
   /** The process-wide cap on outbound requests (FETCH_CONCURRENCY). */
   fetchLimit: LimitFunction;
   metrics?: Metrics;
+  /** Every stored extraction is also indexed for search. */
+  index: DocumentIndex;
 }
 
 export interface ExtractContext {
@@ -75,6 +78,17 @@ export async function extractPage(deps: ExtractDeps, context: ExtractContext, re
     mode: context.mode,
     fetchedAt,
   });
+  await deps.index.indexDocuments(context.mode, [{
+    url: page.finalUrl,
+    title: meta.title,
+    text: cleaned.text,
+    language: meta.language,
+    author: meta.author,
+    publishedAt: instant(meta.publishedDate),
+    fetchedAt,
+    countryHint: null,
+    authority: null,
+  }]);
   return result(request, page.finalUrl, cleaned, { cached: false, fetchedAt });
 }
 

@@ -1,11 +1,15 @@
 import { Piscina } from 'piscina';
 import type { Metrics, PoolStats } from '../metrics/metrics.js';
 import type { CleanHtmlInput, CleanHtmlOutput, renderStored } from '../../workers/pool/clean-html.js';
+import type { PrepareDocumentsInput, PreparedDocument } from '../../workers/pool/prepare-documents.js';
+import type { ScorePassagesInput, ScorePassagesOutput } from '../../workers/pool/score-passages.js';
 
 /** Task name → its input and output. Tasks are pure named exports of workers/pool/tasks.ts. */
 interface PoolTasks {
   cleanHtml: { input: CleanHtmlInput; output: CleanHtmlOutput };
   renderStored: { input: Parameters<typeof renderStored>[0]; output: ReturnType<typeof renderStored> };
+  prepareDocuments: { input: PrepareDocumentsInput; output: PreparedDocument[] };
+  scorePassages: { input: ScorePassagesInput; output: ScorePassagesOutput };
 }
 
 export interface CpuPool {

@@ -10,6 +10,11 @@ export interface Database {
   api_key_secrets: ApiKeySecretsTable;
   usage_monthly: UsageMonthlyTable;
   key_usage_daily: KeyUsageDailyTable;
+  index_documents: IndexDocumentsTable;
+  index_passages: IndexPassagesTable;
+  index_terms: IndexTermsTable;
+  index_postings: IndexPostingsTable;
+  index_stats: IndexStatsTable;
 }
 
 export interface ExtractionsTable {
@@ -112,4 +117,63 @@ export interface KeyUsageDailyTable {
   key_id: string;
   day: ColumnType<Date, string, string>;
   requests: ColumnType<number, number, number>;
+}
+
+/** The search index (src/index/): one row per indexed URL and mode. */
+export interface IndexDocumentsTable {
+  id: Generated<number>;
+  mode: string;
+  url: string;
+  url_hash: string;
+  domain: string;
+  /** The host's labels reversed with a trailing dot (com.example.www.), so subdomains share a prefix. */
+  domain_reversed: string;
+  title: string | null;
+  author: string | null;
+  language: string | null;
+  country_hint: string | null;
+  published_at: Date | null;
+  fetched_at: Date;
+  authority: number | null;
+  content_hash: string;
+  /** The simhash of the text as four 16-bit bands. */
+  sim0: number;
+  sim1: number;
+  sim2: number;
+  sim3: number;
+  duplicate_of: number | null;
+  passage_count: number;
+}
+
+export interface IndexPassagesTable {
+  id: Generated<number>;
+  document_id: number;
+  position: number;
+  /** Index terms in the passage (BM25's document length). */
+  length: number;
+  text: string;
+}
+
+export interface IndexTermsTable {
+  id: Generated<number>;
+  mode: string;
+  term: string;
+  /** Passages containing the term. */
+  df: number;
+}
+
+export interface IndexPostingsTable {
+  term_id: number;
+  /** The BM25 term-frequency weight at the mode's reference avgdl, quantised (workers/pool/bm25.ts). */
+  impact: number;
+  passage_id: number;
+  tf: number;
+  length: number;
+}
+
+export interface IndexStatsTable {
+  mode: string;
+  passages: number;
+  total_length: number;
+  reference_avgdl: number;
 }

@@ -1,2 +1,4 @@
 // Piscina task module: every named export is a pure, CPU-bound task (no I/O, no shared state).
 export { cleanHtml, renderStored } from './clean-html.js';
+export { prepareDocuments } from './prepare-documents.js';
+export { scorePassages } from './score-passages.js';

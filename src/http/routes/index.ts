@@ -2,6 +2,8 @@ import { buildOpenApi } from '../openapi.js';
 import { getErrorDocs } from './get-error-docs.js';
 import { getHealth } from './get-health.js';
 import { postExtract } from './post-extract.js';
+import { deleteIndexDocuments, postIndexDocuments } from './index-documents.js';
+import { getIndexJob } from './index-jobs.js';
 import { getLivez, getMetrics, getReadyz } from './probes.js';
 import type { Route } from './route.js';
 import { createKey, getKey, getKeyUsage, listKeys, revokeKey, rotateKey, whoami } from './auth-keys.js';
@@ -25,6 +27,7 @@ const getOpenApi: Route = {
 /** Every endpoint of the service. Routing, authentication and the OpenAPI document all read this list. */
 export const ROUTES: readonly Route[] = [
   postExtract,
+  postIndexDocuments, deleteIndexDocuments, getIndexJob,
   getHealth,
   whoami, createKey, listKeys, getKey, rotateKey, revokeKey, getKeyUsage,
   createServiceAccount, listServiceAccounts,

@@ -1,0 +1,49 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { DATA_DIR } from '../extract/data.js';
+
+/** BEIR SciFact from ../shared/data/retrieval/scifact (see its README). */
+const DIR = path.join(DATA_DIR, 'retrieval', 'scifact');
+
+export interface SciFactDocument {
+  id: string;
+  title: string;
+  sentences: string[];
+}
+
+export function loadCorpus(): SciFactDocument[] {
+  return gunzipSync(fs.readFileSync(path.join(DIR, 'corpus.jsonl.gz'))).toString('utf8')
+    .split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line) as SciFactDocument);
+}
+
+export function loadQueries(): { id: string; text: string }[] {
+  return fs.readFileSync(path.join(DIR, 'queries.test.tsv'), 'utf8').split('\n').filter((l) => l.trim())
+    .map((line) => {
+      const tab = line.indexOf('\t');
+      return { id: line.slice(0, tab), text: line.slice(tab + 1) };
+    });
+}
+
+/** qid → relevant document id → relevance (TREC qrels: `qid 0 docid rel`). */
+export function loadQrels(): Map<string, Map<string, number>> {
+  const qrels = new Map<string, Map<string, number>>();
+  for (const line of fs.readFileSync(path.join(DIR, 'qrels.test.txt'), 'utf8').split('\n')) {
+    const [qid, , docid, rel] = line.trim().split(/\s+/);
+    if (!qid || !docid || !rel || Number(rel) <= 0) continue;
+    if (!qrels.has(qid)) qrels.set(qid, new Map());
+    qrels.get(qid)!.set(docid, Number(rel));
+  }
+  return qrels;
+}
+
+export function ndcgAt(ranked: readonly string[], relevant: Map<string, number>, k: number): number {
+  const dcg = ranked.slice(0, k).reduce((sum, id, i) => sum + (relevant.get(id) ?? 0) / Math.log2(i + 2), 0);
+  const ideal = [...relevant.values()].sort((a, b) => b - a).slice(0, k).reduce((sum, rel, i) => sum + rel / Math.log2(i + 2), 0);
+  return ideal > 0 ? dcg / ideal : 0;
+}
+
+export function recallAt(ranked: readonly string[], relevant: Map<string, number>, k: number): number {
+  const top = new Set(ranked.slice(0, k));
+  return relevant.size > 0 ? [...relevant.keys()].filter((id) => top.has(id)).length / relevant.size : 0;
+}

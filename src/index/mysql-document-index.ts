@@ -1,0 +1,60 @@
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { KeyMode } from '../auth/keys.repository.js';
+import type { CpuPool } from '../pool/pool.js';
+import type { Database } from '../storage/schema.js';
+import { deleteDomain, deleteUrls } from './deletion.repository.js';
+import { retrievePassages } from './retriever.js';
+import { writeBatch } from './writer.repository.js';
+import type { DocumentIndex, IndexDocumentInput, IndexOutcome, RetrievedPassage, RetrieveOptions } from './types.js';
+
+/** Documents analysed and written per transaction: bounds lock time and statement size. */
+const BATCH = 200;
+/**
+ * Writers of several processes share df rows, so InnoDB may pick one as a deadlock victim; and
+ * two may add the same new URL at once, so one hits the unique key. Both simply try again
+ * (the second then finds the URL indexed).
+ */
+const ATTEMPTS = 4;
+const RETRIED_ERRORS = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', 'ER_DUP_ENTRY']);
+
+/** The index in MySQL (tables of migration 20261121T2330), text work and scoring in the CPU pool. */
+export class MysqlDocumentIndex implements DocumentIndex {
+  constructor(private readonly db: Kysely<Database>, private readonly pool: CpuPool) {}
+
+  async indexDocuments(mode: KeyMode, documents: readonly IndexDocumentInput[]): Promise<IndexOutcome[]> {
+    const outcomes: IndexOutcome[] = [];
+    for (let start = 0; start < documents.length; start += BATCH) {
+      const batch = documents.slice(start, start + BATCH);
+      const prepared = await this.pool.run('prepareDocuments', {
+        documents: batch.map((d) => ({ title: d.title, text: d.text, language: d.language })),
+      });
+      outcomes.push(...await retryDeadlocks(() => writeBatch(this.db, mode, batch, prepared)));
+    }
+    return outcomes;
+  }
+
+  deleteByUrls(mode: KeyMode, urls: readonly string[]): Promise<number> {
+    return deleteUrls(this.db, mode, urls.map((u) => createHash('sha256').update(u).digest('hex')));
+  }
+
+  deleteByDomain(mode: KeyMode, domain: string): Promise<number> {
+    return deleteDomain(this.db, mode, domain);
+  }
+
+  retrieve(mode: KeyMode, query: string, options: RetrieveOptions): Promise<RetrievedPassage[]> {
+    return retrievePassages(this.db, this.pool, mode, query, options);
+  }
+}
+
+async function retryDeadlocks<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (attempt >= ATTEMPTS || !RETRIED_ERRORS.has(code ?? '')) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 * attempt * Math.random()));
+    }
+  }
+}

@@ -1,0 +1,170 @@
+import { createHash } from 'node:crypto';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { KeyMode } from '../auth/keys.repository.js';
+import type { Database } from '../storage/schema.js';
+import { quantisedImpact } from '../../workers/pool/bm25.js';
+import type { PreparedDocument } from '../../workers/pool/prepare-documents.js';
+import { hostOf, reverseDomain } from './domain.js';
+import { findNearDuplicates } from './near-duplicates.repository.js';
+import { removeDocuments } from './deletion.repository.js';
+import type { IndexDocumentInput, IndexOutcome } from './types.js';
+
+/** Rows per INSERT: large enough to amortise round trips, well under max_allowed_packet. */
+const ROWS_PER_INSERT = 4000;
+
+/**
+ * Writes one batch in one transaction: unchanged documents (same content hash) are left alone,
+ * changed ones lose their passages (and their share of df) before the new ones go in.
+ * Multi-row INSERTs of an auto-increment table get consecutive ids (innodb_autoinc_lock_mode
+ * 0 or 1, MariaDB's default), which is how new rows are matched with their ids.
+ */
+export async function writeBatch(
+  db: Kysely<Database>, mode: KeyMode, inputs: readonly IndexDocumentInput[], prepared: readonly PreparedDocument[],
+): Promise<IndexOutcome[]> {
+  return db.transaction().execute(async (trx) => {
+    const hashes = inputs.map((d) => sha256(d.url));
+    const existing = await trx.selectFrom('index_documents').select(['id', 'url_hash', 'content_hash', 'duplicate_of', 'passage_count'])
+      .where('mode', '=', mode).where('url_hash', 'in', hashes).forUpdate().execute();
+    const byHash = new Map(existing.map((row) => [row.url_hash, row]));
+
+    const outcomes: IndexOutcome[] = [];
+    const fresh: number[] = [];
+    const replaced = new Set<number>();
+    for (let i = 0; i < inputs.length; i++) {
+      const old = byHash.get(hashes[i]!);
+      if (old && old.content_hash === prepared[i]!.contentHash) {
+        outcomes[i] = { url: inputs[i]!.url, status: 'unchanged', documentId: Number(old.id), passages: old.passage_count, duplicateOf: old.duplicate_of === null ? null : Number(old.duplicate_of) };
+      } else {
+        if (old) replaced.add(i);
+        fresh.push(i);
+      }
+    }
+    // The same URL twice in a batch: the last copy wins.
+    const lastOf = new Map(fresh.map((i) => [hashes[i]!, i]));
+    const toWrite = fresh.filter((i) => lastOf.get(hashes[i]!) === i);
+    if (toWrite.length === 0) return outcomes;
+
+    const stale = toWrite.flatMap((i) => (replaced.has(i) ? [Number(byHash.get(hashes[i]!)!.id)] : []));
+    if (stale.length > 0) await removeDocuments(trx, mode, stale);
+
+    const referenceAvgdl = await ensureStats(trx, mode, toWrite.map((i) => prepared[i]!));
+    const duplicates = await findNearDuplicates(trx, mode, toWrite.map((i) => prepared[i]!));
+
+    const documentIds = await insertDocuments(trx, mode, toWrite.map((i, n) => ({ input: inputs[i]!, urlHash: hashes[i]!, prepared: prepared[i]!, duplicateOf: duplicates[n] ?? null })));
+    const passages = toWrite.flatMap((i, n) => prepared[i]!.passages.map((p, position) => ({ documentId: documentIds[n]!, position, passage: p })));
+    const passageIds = await insertPassages(trx, passages);
+    const termIds = await upsertTerms(trx, mode, passages.map((p) => p.passage.terms));
+    await insertPostings(trx, passages.map((p, n) => ({ id: passageIds[n]!, passage: p.passage })), termIds, referenceAvgdl);
+    await addToStats(trx, mode, passages.length, passages.reduce((sum, p) => sum + p.passage.length, 0));
+
+    toWrite.forEach((i, n) => {
+      outcomes[i] = {
+        url: inputs[i]!.url,
+        status: duplicates[n] ? 'duplicate' : replaced.has(i) ? 'replaced' : 'indexed',
+        documentId: documentIds[n]!,
+        passages: prepared[i]!.passages.length,
+        duplicateOf: duplicates[n] ?? null,
+      };
+    });
+    // A URL repeated within the batch reports what its last copy became.
+    return inputs.map((_d, i) => outcomes[i] ?? { ...outcomes[lastOf.get(hashes[i]!)!]!, url: inputs[i]!.url });
+  });
+}
+
+async function insertDocuments(
+  trx: Transaction<Database>, mode: KeyMode, rows: { input: IndexDocumentInput; urlHash: string; prepared: PreparedDocument; duplicateOf: number | null }[],
+): Promise<number[]> {
+  const result = await trx.insertInto('index_documents').values(rows.map(({ input, urlHash, prepared, duplicateOf }) => {
+    const domain = hostOf(input.url);
+    return {
+      mode,
+      url: input.url.slice(0, 2048),
+      url_hash: urlHash,
+      domain: domain.slice(0, 255),
+      domain_reversed: reverseDomain(domain).slice(0, 256),
+      title: input.title?.slice(0, 1024) ?? null,
+      author: input.author?.slice(0, 512) ?? null,
+      language: (input.language ?? prepared.language)?.slice(0, 16) ?? null,
+      country_hint: input.countryHint?.slice(0, 2).toUpperCase() ?? null,
+      published_at: input.publishedAt,
+      fetched_at: input.fetchedAt,
+      authority: input.authority,
+      content_hash: prepared.contentHash,
+      sim0: prepared.bands[0], sim1: prepared.bands[1], sim2: prepared.bands[2], sim3: prepared.bands[3],
+      duplicate_of: duplicateOf,
+      passage_count: prepared.passages.length,
+    };
+  })).executeTakeFirstOrThrow();
+  const first = Number(result.insertId);
+  return rows.map((_r, n) => first + n);
+}
+
+async function insertPassages(trx: Transaction<Database>, rows: { documentId: number; position: number; passage: PreparedDocument['passages'][number] }[]): Promise<number[]> {
+  const ids: number[] = [];
+  for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+    const chunk = rows.slice(start, start + ROWS_PER_INSERT);
+    const result = await trx.insertInto('index_passages')
+      .values(chunk.map((r) => ({ document_id: r.documentId, position: r.position, length: r.passage.length, text: r.passage.text })))
+      .executeTakeFirstOrThrow();
+    const first = Number(result.insertId);
+    chunk.forEach((_r, n) => ids.push(first + n));
+  }
+  return ids;
+}
+
+/** Adds each passage's terms to df (one passage, one count) and returns term → id. */
+async function upsertTerms(trx: Transaction<Database>, mode: KeyMode, passageTerms: string[][]): Promise<Map<string, number>> {
+  const df = new Map<string, number>();
+  for (const terms of passageTerms) for (const term of terms) df.set(term, (df.get(term) ?? 0) + 1);
+  // Sorted, so that concurrent batches lock shared terms in the same order and do not deadlock.
+  const entries = [...df.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const ids = new Map<string, number>();
+  for (let start = 0; start < entries.length; start += ROWS_PER_INSERT) {
+    const chunk = entries.slice(start, start + ROWS_PER_INSERT);
+    await trx.insertInto('index_terms').values(chunk.map(([term, count]) => ({ mode, term, df: count })))
+      .onDuplicateKeyUpdate({ df: sql`df + VALUES(df)` }).execute();
+    const rows = await trx.selectFrom('index_terms').select(['id', 'term']).where('mode', '=', mode).where('term', 'in', chunk.map((e) => e[0])).execute();
+    for (const row of rows) ids.set(row.term, Number(row.id));
+  }
+  return ids;
+}
+
+/** Postings are all integers, so they are written as literal multi-row VALUES (no parameter overhead). */
+async function insertPostings(
+  trx: Transaction<Database>, passages: { id: number; passage: PreparedDocument['passages'][number] }[], termIds: Map<string, number>, referenceAvgdl: number,
+): Promise<void> {
+  let values: string[] = [];
+  const flush = async () => {
+    if (values.length === 0) return;
+    await sql`INSERT INTO index_postings (term_id, impact, passage_id, tf, length) VALUES ${sql.raw(values.join(','))}`.execute(trx);
+    values = [];
+  };
+  for (const { id, passage } of passages) {
+    const length = Math.min(passage.length, 16_777_215);
+    for (let t = 0; t < passage.terms.length; t++) {
+      const tf = Math.min(passage.tfs[t]!, 65_535);
+      values.push(`(${termIds.get(passage.terms[t]!)!},${quantisedImpact(tf, length, referenceAvgdl)},${id},${tf},${length})`);
+      if (values.length >= ROWS_PER_INSERT) await flush();
+    }
+  }
+  await flush();
+}
+
+/** The mode's statistics row, created with the first batch's avgdl as the reference for impacts. */
+async function ensureStats(trx: Transaction<Database>, mode: KeyMode, documents: PreparedDocument[]): Promise<number> {
+  const passages = documents.flatMap((d) => d.passages);
+  const avgdl = passages.length > 0 ? passages.reduce((sum, p) => sum + p.length, 0) / passages.length : 1;
+  await trx.insertInto('index_stats').values({ mode, passages: 0, total_length: 0, reference_avgdl: Math.max(1, avgdl) }).ignore().execute();
+  const row = await trx.selectFrom('index_stats').select('reference_avgdl').where('mode', '=', mode).forUpdate().executeTakeFirstOrThrow();
+  return row.reference_avgdl;
+}
+
+export async function addToStats(trx: Transaction<Database>, mode: KeyMode, passages: number, totalLength: number): Promise<void> {
+  await trx.updateTable('index_stats')
+    .set({ passages: sql`passages + ${passages}`, total_length: sql`total_length + ${totalLength}` })
+    .where('mode', '=', mode).execute();
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}

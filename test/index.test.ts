@@ -1,0 +1,197 @@
+import { expect } from 'chai';
+import { sql } from 'kysely';
+import type { KeyMode } from '../src/auth/keys.repository.js';
+import { MysqlDocumentIndex } from '../src/index/mysql-document-index.js';
+import type { IndexDocumentInput } from '../src/index/types.js';
+import { createCpuPool, type CpuPool } from '../src/pool/pool.js';
+import { openStorage, type Storage } from '../src/storage/connection.js';
+import { migrateToLatest } from '../src/storage/migrate.js';
+import { prepareDocuments } from '../workers/pool/prepare-documents.js';
+import { analyze, analyzeQuery } from '../src/index/analysis-adapter.js';
+
+const DATABASE_URL = process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test';
+const RUN = Math.random().toString(36).slice(2, 8);
+// Modes of this run only (the column takes any short name), so its corpus statistics are its own.
+const MODE_A = `a${RUN}` as KeyMode;
+const MODE_B = `b${RUN}` as KeyMode;
+
+function doc(url: string, text: string, extra: Partial<IndexDocumentInput> = {}): IndexDocumentInput {
+  return { url, title: null, text, language: 'en', author: null, publishedAt: null, fetchedAt: new Date(), countryHint: null, authority: null, ...extra };
+}
+
+/** A deterministic pseudo-random generator (mulberry32), so the corpus is the same every run. */
+function prng(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Sentences over a Zipf-like vocabulary: a few words in most passages, many rare ones. */
+function syntheticCorpus(documents: number): IndexDocumentInput[] {
+  const random = prng(42);
+  const vocabulary = Array.from({ length: 400 }, (_, i) => `w${i.toString(36)}`);
+  const word = () => vocabulary[Math.floor(vocabulary.length * random() ** 3)]!;
+  return Array.from({ length: documents }, (_, d) => {
+    const sentences = Array.from({ length: 4 + Math.floor(random() * 12) }, () =>
+      `${Array.from({ length: 6 + Math.floor(random() * 14) }, word).join(' ')}.`);
+    return doc(`https://exact-${RUN}.test/${d}`, sentences.join(' '));
+  });
+}
+
+/** Exhaustive BM25 (k1 0.9, b 0.4) over every passage, written out independently of the index. */
+function exhaustiveTop(corpus: IndexDocumentInput[], query: string, k: number): { url: string; text: string; score: number }[] {
+  const prepared = prepareDocuments({ documents: corpus.map((d) => ({ title: d.title, text: d.text, language: 'en' })) });
+  const passages = prepared.flatMap((p, d) => p.passages.map((passage) => ({ url: corpus[d]!.url, passage })));
+  const avgdl = passages.reduce((s, p) => s + p.passage.length, 0) / passages.length;
+  const df = new Map<string, number>();
+  for (const { passage } of passages) for (const t of passage.terms) df.set(t, (df.get(t) ?? 0) + 1);
+  const scored = passages.map(({ url, passage }, order) => {
+    let score = 0;
+    for (const term of new Set(analyzeQuery(query, 'en'))) {
+      const at = passage.terms.indexOf(term);
+      if (at < 0) continue;
+      const n = df.get(term)!;
+      const tf = passage.tfs[at]!;
+      score += Math.log(1 + (passages.length - n + 0.5) / (n + 0.5)) * (tf * 1.9) / (tf + 0.9 * (0.6 + 0.4 * passage.length / avgdl));
+    }
+    return { url, text: passage.text, score, order };
+  });
+  return scored.filter((s) => s.score > 0).sort((a, b) => b.score - a.score || a.order - b.order).slice(0, k)
+    .map(({ url, text, score }) => ({ url, text, score }));
+}
+
+describe('search index (MySQL)', function () {
+  this.timeout(120_000);
+  let storage: Storage;
+  let pool: CpuPool;
+  let index: MysqlDocumentIndex;
+
+  before(async () => {
+    storage = openStorage(DATABASE_URL, 4);
+    await migrateToLatest(storage.db);
+    pool = createCpuPool({ threads: 2, taskTimeoutMs: 30_000 });
+    index = new MysqlDocumentIndex(storage.db, pool);
+  });
+  after(async () => {
+    for (const mode of [MODE_A, MODE_B]) {
+      await index.deleteByDomain(mode, 'test');
+      await storage.db.deleteFrom('index_terms').where('mode', '=', mode).execute();
+      await storage.db.deleteFrom('index_stats').where('mode', '=', mode).execute();
+    }
+    await pool.close();
+    await storage.close();
+  });
+
+  async function dfIsConsistent(mode: KeyMode): Promise<void> {
+    const wrong = await sql<{ term: string }>`
+      SELECT t.term FROM index_terms t LEFT JOIN index_postings p ON p.term_id = t.id
+      WHERE t.mode = ${mode} GROUP BY t.id, t.term, t.df HAVING t.df <> COUNT(p.passage_id)`.execute(storage.db);
+    expect(wrong.rows).to.deep.equal([]);
+    const stats = await storage.db.selectFrom('index_stats').selectAll().where('mode', '=', mode).executeTakeFirstOrThrow();
+    const actual = await sql<{ n: number; total: string | null }>`
+      SELECT COUNT(*) AS n, SUM(p.length) AS total FROM index_passages p JOIN index_documents d ON d.id = p.document_id WHERE d.mode = ${mode}`.execute(storage.db);
+    expect(Number(stats.passages)).to.equal(Number(actual.rows[0]!.n));
+    expect(Number(stats.total_length)).to.equal(Number(actual.rows[0]!.total ?? 0));
+  }
+
+  it('indexes documents into passages that a query word finds', async () => {
+    const outcomes = await index.indexDocuments(MODE_A, [
+      doc(`https://news.site-${RUN}.test/whales`, 'Blue whales sing at low frequencies. Their songs travel across oceans.', { title: 'Whale song' }),
+      doc(`https://news.site-${RUN}.test/bees`, 'Honey bees dance to show where flowers grow. A hive shares the map.'),
+    ]);
+    expect(outcomes.map((o) => o.status)).to.deep.equal(['indexed', 'indexed']);
+    expect(outcomes[0]!.passages).to.equal(1);
+    const hits = await index.retrieve(MODE_A, 'whales songs', { limit: 10 });
+    expect(hits).to.have.length(1);
+    expect(hits[0]!.url).to.equal(`https://news.site-${RUN}.test/whales`);
+    expect(hits[0]!.title).to.equal('Whale song');
+    expect(hits[0]!.domain).to.equal(`news.site-${RUN}.test`);
+    expect(hits[0]!.text).to.contain('Blue whales');
+    expect((await index.retrieve(MODE_A, 'song', { limit: 10 }))[0]!.url, 'title terms are indexed').to.equal(`https://news.site-${RUN}.test/whales`);
+    await dfIsConsistent(MODE_A);
+  });
+
+  it('leaves an unchanged document alone and replaces the passages of a changed one', async () => {
+    const url = `https://news.site-${RUN}.test/changing`;
+    const first = await index.indexDocuments(MODE_A, [doc(url, 'Glaciers retreat in warm summers.')]);
+    const again = await index.indexDocuments(MODE_A, [doc(url, 'Glaciers retreat in warm summers.')]);
+    expect(again[0]).to.include({ status: 'unchanged', documentId: first[0]!.documentId });
+    const changed = await index.indexDocuments(MODE_A, [doc(url, 'Volcanoes erupt under thin crust.')]);
+    expect(changed[0]!.status).to.equal('replaced');
+    expect(await index.retrieve(MODE_A, 'glaciers', { limit: 10 })).to.deep.equal([]);
+    expect((await index.retrieve(MODE_A, 'volcanoes', { limit: 10 })).map((h) => h.url)).to.deep.equal([url]);
+    const [glacier, volcano] = analyze('glaciers volcanoes', 'en');
+    const terms = await storage.db.selectFrom('index_terms').select(['term', 'df']).where('mode', '=', MODE_A).where('term', 'in', [glacier!, volcano!]).execute();
+    expect(Object.fromEntries(terms.map((t) => [t.term, t.df]))).to.deep.equal({ [glacier!]: 0, [volcano!]: 1 });
+    await dfIsConsistent(MODE_A);
+  });
+
+  it('recognises a syndicated copy and lists one story once', async () => {
+    const story = 'The city council approved a new budget on Tuesday after a long debate about parks, schools and roads. '
+      + 'Members argued for hours over the cost of repairing bridges and the pay of teachers in the district. '
+      + 'The mayor said the plan balances the needs of every neighbourhood while keeping taxes flat for the coming year.';
+    const [original] = await index.indexDocuments(MODE_A, [doc(`https://daily.paper-${RUN}.test/budget`, story)]);
+    const [copy] = await index.indexDocuments(MODE_A, [doc(`https://www.aggregator-${RUN}.test/budget`, `${story} Reprinted.`)]);
+    expect(copy).to.include({ status: 'duplicate', duplicateOf: original!.documentId });
+    const hits = await index.retrieve(MODE_A, 'council budget bridges teachers', { limit: 10 });
+    expect(hits.filter((h) => h.url.includes('budget'))).to.have.length(1);
+  });
+
+  it('filters by language, domain (with subdomains) and publication date', async () => {
+    await index.indexDocuments(MODE_A, [
+      doc(`https://a.filter-${RUN}.test/1`, 'Lighthouse keepers log the storms.', { language: 'en', publishedAt: new Date('2024-05-01') }),
+      doc(`https://b.filter-${RUN}.test/2`, 'Lighthouse lamps turn all night.', { language: 'fr', publishedAt: new Date('2020-01-01') }),
+      doc(`https://other-${RUN}.test/3`, 'Lighthouse towers stand on rocks.', { language: 'en-GB' }),
+    ]);
+    const urls = async (options: object) => (await index.retrieve(MODE_A, 'lighthouse', { limit: 10, ...options })).map((h) => h.url).sort();
+    expect(await urls({})).to.have.length(3);
+    expect(await urls({ language: 'en' })).to.deep.equal([`https://a.filter-${RUN}.test/1`, `https://other-${RUN}.test/3`]);
+    expect(await urls({ domains: { include: [`filter-${RUN}.test`] } })).to.deep.equal([`https://a.filter-${RUN}.test/1`, `https://b.filter-${RUN}.test/2`]);
+    expect(await urls({ domains: { exclude: [`b.filter-${RUN}.test`] } })).to.deep.equal([`https://a.filter-${RUN}.test/1`, `https://other-${RUN}.test/3`]);
+    expect(await urls({ publishedAfter: new Date('2023-01-01') })).to.deep.equal([`https://a.filter-${RUN}.test/1`]);
+  });
+
+  it('deletes by URL and by domain, subdomains included', async () => {
+    expect(await index.deleteByUrls(MODE_A, [`https://other-${RUN}.test/3`, `https://nowhere-${RUN}.test/`])).to.equal(1);
+    expect(await index.deleteByDomain(MODE_A, `filter-${RUN}.test`)).to.equal(2);
+    expect(await index.retrieve(MODE_A, 'lighthouse', { limit: 10 })).to.deep.equal([]);
+    await dfIsConsistent(MODE_A);
+  });
+
+  it('keeps modes apart', async () => {
+    const url = `https://news.site-${RUN}.test/whales`;
+    expect(await index.retrieve(MODE_B, 'whales', { limit: 10 })).to.deep.equal([]);
+    const [outcome] = await index.indexDocuments(MODE_B, [doc(url, 'Grey whales migrate along the coast.')]);
+    expect(outcome!.status).to.equal('indexed');
+    expect((await index.retrieve(MODE_B, 'whales', { limit: 10 }))[0]!.text).to.contain('Grey whales');
+    expect((await index.retrieve(MODE_A, 'whales', { limit: 10 }))[0]!.text).to.contain('Blue whales');
+    expect(await index.deleteByDomain(MODE_B, `site-${RUN}.test`)).to.equal(1);
+    expect((await index.retrieve(MODE_A, 'whales', { limit: 10 }))).to.have.length(1);
+  });
+
+  it('returns exactly the exhaustive BM25 top 10', async () => {
+    const mode = `e${RUN}` as KeyMode;
+    const corpus = syntheticCorpus(400);
+    try {
+      await index.indexDocuments(mode, corpus);
+      await dfIsConsistent(mode);
+      const random = prng(7);
+      for (let q = 0; q < 25; q++) {
+        const query = Array.from({ length: 2 + Math.floor(random() * 5) }, () => `w${Math.floor(400 * random() ** 2).toString(36)}`);
+        const expected = exhaustiveTop(corpus, query.join(' '), 10);
+        const actual = await index.retrieve(mode, query.join(' '), { limit: 10 });
+        expect(actual.map((h) => [h.url, h.text]), query.join(' ')).to.deep.equal(expected.map((e) => [e.url, e.text]));
+        actual.forEach((hit, i) => expect(hit.score).to.be.closeTo(expected[i]!.score, 1e-9));
+      }
+    } finally {
+      await index.deleteByDomain(mode, `exact-${RUN}.test`);
+      await storage.db.deleteFrom('index_terms').where('mode', '=', mode).execute();
+      await storage.db.deleteFrom('index_stats').where('mode', '=', mode).execute();
+    }
+  });
+});
