@@ -8,6 +8,7 @@ import { openStorage, type Storage } from '../src/storage/connection.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
 import { prepareDocuments } from '../workers/pool/prepare-documents.js';
 import { analyze, analyzeQuery } from '../src/index/analysis-adapter.js';
+import { prng } from './helpers/prng.js';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test';
 const RUN = Math.random().toString(36).slice(2, 8);
@@ -17,18 +18,6 @@ const MODE_B = `b${RUN}` as KeyMode;
 
 function doc(url: string, text: string, extra: Partial<IndexDocumentInput> = {}): IndexDocumentInput {
   return { url, title: null, text, language: 'en', author: null, publishedAt: null, fetchedAt: new Date(), countryHint: null, authority: null, ...extra };
-}
-
-/** A deterministic pseudo-random generator (mulberry32), so the corpus is the same every run. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Sentences over a Zipf-like vocabulary: a few words in most passages, many rare ones. */

@@ -15,6 +15,7 @@ import { createCpuPool } from '../../src/pool/pool.js';
 import { openStorage, type Storage } from '../../src/storage/connection.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
 import { loadCorpus, loadQrels, loadQueries, ndcgAt, recallAt, type SciFactDocument } from './scifact.js';
+import { prng } from '../../test/helpers/prng.js';
 
 const MODE = (process.env.BENCH_MODE ?? 'bench') as KeyMode;
 const args = process.argv.slice(2);
@@ -77,7 +78,7 @@ async function indexAll(documents: IndexDocumentInput[]): Promise<{ passages: nu
  */
 async function indexSynthetic(source: SciFactDocument[], target: number): Promise<{ passages: number; documents: number; seconds: number }> {
   const sentences = source.flatMap((d) => d.sentences);
-  const random = mulberry32(20261121);
+  const random = prng(20261121);
   const started = performance.now();
   let passages = 0;
   let documents = 0;
@@ -137,13 +138,3 @@ async function tableBytes(store: Storage): Promise<number> {
   return Number(result.rows[0]?.bytes ?? 0);
 }
 
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
