@@ -127,6 +127,21 @@ describe('index ingestion API', function () {
       expect(copy.json.data.counts).to.include({ duplicate: 1 });
     });
 
+    it('indexes concurrent batches sharing their vocabulary without failing any', async () => {
+      // Batches of several clients at once touch the same terms and statistics rows.
+      const batch = (n: number) => Array.from({ length: 50 }, (_, i) => ({
+        url: url(`concurrent-${n}-${i}`),
+        title: `Concurrent ${n} ${i}`,
+        content: `Shared vocabulary about batteries, cells and anodes appears in every document. Document ${n} number ${i} adds its own words: ${randomUUID()}.`,
+      }));
+      const responses = await Promise.all([0, 1, 2, 3, 4, 5].map((n) => post(batch(n))));
+      for (const response of responses) {
+        expect(response.status, JSON.stringify(response.json).slice(0, 300)).to.equal(200);
+        expect(response.json.data.counts.rejected).to.equal(0);
+        expect(response.json.data.results).to.have.length(50);
+      }
+    });
+
     it('refuses an HTML document without text', async () => {
       const response = await post([{ url: url('empty'), title: 'Empty', content_type: 'html', content: '<html><body><script>x()</script></body></html>' }]);
       expect(response.json.data.errors).to.deep.equal([{ index: 0, field: 'content', reason: 'has no text once converted from html' }]);

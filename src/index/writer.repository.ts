@@ -22,6 +22,10 @@ export async function writeBatch(
   db: Kysely<Database>, mode: KeyMode, inputs: readonly IndexDocumentInput[], prepared: readonly PreparedDocument[],
 ): Promise<IndexOutcome[]> {
   return db.transaction().execute(async (trx) => {
+    // Writers of one mode take turns, the mode's statistics row (locked first) being their
+    // mutex: concurrent batches otherwise take gap locks on the same URL and term ranges in
+    // different orders and deadlock each other over and over.
+    const referenceAvgdl = await ensureStats(trx, mode, prepared);
     const hashes = inputs.map((d) => sha256(d.url));
     const existing = await trx.selectFrom('index_documents').select(['id', 'url_hash', 'content_hash', 'duplicate_of', 'passage_count'])
       .where('mode', '=', mode).where('url_hash', 'in', hashes).forUpdate().execute();
@@ -47,7 +51,6 @@ export async function writeBatch(
     const stale = toWrite.flatMap((i) => (replaced.has(i) ? [Number(byHash.get(hashes[i]!)!.id)] : []));
     if (stale.length > 0) await removeDocuments(trx, mode, stale);
 
-    const referenceAvgdl = await ensureStats(trx, mode, toWrite.map((i) => prepared[i]!));
     const duplicates = await findNearDuplicates(trx, mode, toWrite.map((i) => prepared[i]!));
 
     const documentIds = await insertDocuments(trx, mode, toWrite.map((i, n) => ({ input: inputs[i]!, urlHash: hashes[i]!, prepared: prepared[i]!, duplicateOf: duplicates[n] ?? null })));
@@ -151,7 +154,7 @@ async function insertPostings(
 }
 
 /** The mode's statistics row, created with the first batch's avgdl as the reference for impacts. */
-async function ensureStats(trx: Transaction<Database>, mode: KeyMode, documents: PreparedDocument[]): Promise<number> {
+async function ensureStats(trx: Transaction<Database>, mode: KeyMode, documents: readonly PreparedDocument[]): Promise<number> {
   const passages = documents.flatMap((d) => d.passages);
   const avgdl = passages.length > 0 ? passages.reduce((sum, p) => sum + p.length, 0) / passages.length : 1;
   await trx.insertInto('index_stats').values({ mode, passages: 0, total_length: 0, reference_avgdl: Math.max(1, avgdl) }).ignore().execute();
