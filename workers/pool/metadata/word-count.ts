@@ -1,3 +1,5 @@
+import { segmenterFor } from '../analysis/segmenters.js';
+
 /**
  * Words and reading time of the main text, by Unicode word segmentation (UAX #29) rather
  * than spaces, which Chinese, Japanese and Thai do not write.
@@ -50,38 +52,12 @@ const MAX_PIECE = 400;
 /** Where a piece may end without cutting a word: after CJK punctuation (runs hold no spaces). */
 const PIECE_END = /[。！？、，．]/u;
 
-/**
- * Segmenters are costly to build and safe to reuse: one per language, created on first use.
- * Languages come from detectLanguage (a small set of codes) and the map is capped anyway.
- */
-const segmenters = new Map<string, Intl.Segmenter>();
-const MAX_SEGMENTERS = 64;
-
-function segmenterFor(language: string | null): Intl.Segmenter {
-  const key = language ?? '';
-  let segmenter = segmenters.get(key);
-  if (!segmenter) {
-    segmenter = new Intl.Segmenter(supportedLocale(key), { granularity: 'word' });
-    if (segmenters.size < MAX_SEGMENTERS) segmenters.set(key, segmenter);
-  }
-  return segmenter;
-}
-
-/** `language` when ICU knows it; otherwise the root locale, which has the same dictionaries. */
-function supportedLocale(language: string): string | undefined {
-  try {
-    return language && Intl.Segmenter.supportedLocalesOf([language]).length > 0 ? language : undefined;
-  } catch {
-    return undefined; // a malformed tag ("en_US") throws RangeError
-  }
-}
-
 export function measureWords(text: string, language: string | null = null): WordCount {
   const count: WordCount = { words: 0, cjkCharacters: 0, otherWords: 0 };
   let spaced = 0;
   for (const run of text.matchAll(UNSPACED_RUN)) {
     countSpaced(text.slice(spaced, run.index), count);
-    countUnspaced(run[0], segmenterFor(language), count);
+    countUnspaced(run[0], segmenterFor(language, 'word'), count);
     spaced = run.index + run[0].length;
   }
   countSpaced(text.slice(spaced), count);
