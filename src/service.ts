@@ -56,6 +56,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
 
   let pool: CpuPool | undefined;
   let workers: RunningWorkers | undefined;
+  let index: MysqlDocumentIndex | undefined;
   const metrics = createMetrics(role, {
     queueDepths: () => queueDepths(queues),
     ...(role !== 'api' ? { poolStats: () => pool!.stats() } : {}),
@@ -65,7 +66,8 @@ export async function startService(config: Config, role: Role, logger: Logger, o
   });
   if (role !== 'api') {
     pool = createCpuPool({ threads: config.poolSize, taskTimeoutMs: config.poolTaskTimeoutMs, metrics });
-    const index = new MysqlDocumentIndex(storage.db, pool);
+    index = new MysqlDocumentIndex(storage.db, pool, (error, mode) => logger.error({ err: error, mode }, 'index segment merge failed'));
+    await index.resumeMerges();
     workers = startWorkers({ config, logger, metrics, pool, db: storage.db, redis, connection, index });
   }
 
@@ -135,6 +137,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
       logger.warn('jobs still active at the deadline: handed back to the queue');
     }
     await closeApi();
+    await index?.close();
     await Promise.all(QUEUE_NAMES.map((name) => queues[name].close()));
     await pool?.close();
     redis.disconnect();

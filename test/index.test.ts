@@ -9,6 +9,8 @@ import { migrateToLatest } from '../src/storage/migrate.js';
 import { prepareDocuments } from '../workers/pool/prepare-documents.js';
 import { analyze, analyzeQuery } from '../src/index/analysis-adapter.js';
 import { prng } from './helpers/prng.js';
+import { decodeIdSet, decodePostings, encodePostings } from '../workers/pool/postings-codec.js';
+import { createSegment, insertLists } from '../src/index/segments.repository.js';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test';
 const RUN = Math.random().toString(36).slice(2, 8);
@@ -72,15 +74,25 @@ describe('search index (MySQL)', function () {
       await storage.db.deleteFrom('index_terms').where('mode', '=', mode).execute();
       await storage.db.deleteFrom('index_stats').where('mode', '=', mode).execute();
     }
+    await index.close();
     await pool.close();
     await storage.close();
   });
 
+  /** df of every term equals the live passages in its stored postings, and the statistics match the passages. */
   async function dfIsConsistent(mode: KeyMode): Promise<void> {
-    const wrong = await sql<{ term: string }>`
-      SELECT t.term FROM index_terms t LEFT JOIN index_postings p ON p.term_id = t.id
-      WHERE t.mode = ${mode} GROUP BY t.id, t.term, t.df HAVING t.df <> COUNT(p.passage_id)`.execute(storage.db);
-    expect(wrong.rows).to.deep.equal([]);
+    const live = new Set((await storage.db.selectFrom('index_passages as p').innerJoin('index_documents as d', 'd.id', 'p.document_id')
+      .select('p.id').where('d.mode', '=', mode).execute()).map((r) => Number(r.id)));
+    const counted = new Map<number, number>();
+    const chunks = await storage.db.selectFrom('index_segment_postings as sp').innerJoin('index_segments as s', 's.id', 'sp.segment_id')
+      .select(['sp.term_id', 'sp.data']).where('s.mode', '=', mode).where('s.state', '=', 'active').execute();
+    for (const chunk of chunks) {
+      const n = decodePostings(chunk.data).passages.filter((id) => live.has(id)).length;
+      counted.set(Number(chunk.term_id), (counted.get(Number(chunk.term_id)) ?? 0) + n);
+    }
+    const terms = await storage.db.selectFrom('index_terms').select(['id', 'term', 'df']).where('mode', '=', mode).execute();
+    const wrong = terms.filter((t) => Number(t.df) !== (counted.get(Number(t.id)) ?? 0)).map((t) => t.term);
+    expect(wrong).to.deep.equal([]);
     const stats = await storage.db.selectFrom('index_stats').selectAll().where('mode', '=', mode).executeTakeFirstOrThrow();
     const actual = await sql<{ n: number; total: string | null }>`
       SELECT COUNT(*) AS n, SUM(p.length) AS total FROM index_passages p JOIN index_documents d ON d.id = p.document_id WHERE d.mode = ${mode}`.execute(storage.db);
@@ -161,6 +173,73 @@ describe('search index (MySQL)', function () {
     expect((await index.retrieve(MODE_A, 'whales', { limit: 10 }))[0]!.text).to.contain('Blue whales');
     expect(await index.deleteByDomain(MODE_B, `site-${RUN}.test`)).to.equal(1);
     expect((await index.retrieve(MODE_A, 'whales', { limit: 10 }))).to.have.length(1);
+  });
+
+  async function activeSegments(mode: KeyMode) {
+    return storage.db.selectFrom('index_segments').select(['id', 'level', 'postings', 'dead_postings']).where('mode', '=', mode).where('state', '=', 'active').execute();
+  }
+
+  async function expectExhaustive(mode: KeyMode, corpus: IndexDocumentInput[], seed: number, queries: number): Promise<void> {
+    const random = prng(seed);
+    for (let q = 0; q < queries; q++) {
+      const query = Array.from({ length: 2 + Math.floor(random() * 5) }, () => `w${Math.floor(400 * random() ** 2).toString(36)}`).join(' ');
+      const expected = exhaustiveTop(corpus, query, 10);
+      const actual = await index.retrieve(mode, query, { limit: 10 });
+      expect(actual.map((h) => [h.url, h.text]), query).to.deep.equal(expected.map((e) => [e.url, e.text]));
+      actual.forEach((hit, i) => expect(hit.score).to.be.closeTo(expected[i]!.score, 1e-9));
+    }
+  }
+
+  it('merges many small segments into few, from two processes at once, without changing a result', async () => {
+    const mode = `m${RUN}` as KeyMode;
+    const corpus = syntheticCorpus(300).map((d, i) => ({ ...d, url: `https://merge-${RUN}.test/${i}` }));
+    // A second index object stands for a second worker process: its merges take the same MySQL lock.
+    const other = new MysqlDocumentIndex(storage.db, pool);
+    try {
+      for (let i = 0; i < corpus.length; i += 10) await (i % 20 === 0 ? index : other).indexDocuments(mode, corpus.slice(i, i + 10));
+      await Promise.all([index.settle(mode), other.settle(mode)]);
+      const segments = await activeSegments(mode);
+      expect(segments.length, '30 batches, merged by tens').to.equal(3);
+      expect(segments.every((s) => s.level === 1)).to.equal(true);
+      expect(await storage.db.selectFrom('index_segments').select('id').where('mode', '=', mode).where('state', '!=', 'active').execute()).to.deep.equal([]);
+      await dfIsConsistent(mode);
+      await expectExhaustive(mode, corpus, 11, 10);
+
+      // Two thirds deleted: the segments holding them are rewritten without their postings.
+      expect(await index.deleteByUrls(mode, corpus.slice(0, 200).map((d) => d.url))).to.equal(200);
+      await index.settle(mode);
+      const remaining = await activeSegments(mode);
+      expect(remaining).to.have.length(1);
+      expect(Number(remaining[0]!.dead_postings)).to.equal(0);
+      const livePostings = (await storage.db.selectFrom('index_passages as p').innerJoin('index_documents as d', 'd.id', 'p.document_id')
+        .select('p.terms').where('d.mode', '=', mode).execute()).reduce((sum, p) => sum + decodeIdSet(p.terms).length, 0);
+      expect(Number(remaining[0]!.postings)).to.equal(livePostings);
+      await dfIsConsistent(mode);
+      await expectExhaustive(mode, corpus.slice(200), 12, 10);
+    } finally {
+      await other.close();
+      await index.deleteByDomain(mode, `merge-${RUN}.test`);
+      await index.settle(mode);
+      await storage.db.deleteFrom('index_terms').where('mode', '=', mode).execute();
+      await storage.db.deleteFrom('index_stats').where('mode', '=', mode).execute();
+    }
+  });
+
+  it('never reads a segment a stopped merge left half built, and removes it at the next merge', async () => {
+    const url = `https://news.site-${RUN}.test/leftover`;
+    await index.indexDocuments(MODE_A, [doc(url, 'Otters crack shellfish open with stones.')]);
+    const passage = await storage.db.selectFrom('index_passages as p').innerJoin('index_documents as d', 'd.id', 'p.document_id')
+      .select(['p.id', 'p.length']).where('d.url', '=', url).executeTakeFirstOrThrow();
+    const [otter] = analyze('otters', 'en');
+    const term = await storage.db.selectFrom('index_terms').select('id').where('mode', '=', MODE_A).where('term', '=', otter!).executeTakeFirstOrThrow();
+    const before = await index.retrieve(MODE_A, 'otters', { limit: 10 });
+    // What a merge killed half-way leaves: a building segment repeating the passage's posting.
+    const leftover = await createSegment(storage.db, MODE_A, { level: 1, state: 'building', postings: 1, firstPassage: passage.id, lastPassage: passage.id });
+    await insertLists(storage.db, leftover, [{ termId: term.id, chunks: [encodePostings([passage.id], [50], [passage.length])] }]);
+    expect(await index.retrieve(MODE_A, 'otters', { limit: 10 })).to.deep.equal(before);
+    await index.settle(MODE_A);
+    expect(await storage.db.selectFrom('index_segments').select('id').where('id', '=', leftover).execute()).to.deep.equal([]);
+    expect(await storage.db.selectFrom('index_segment_postings').select('term_id').where('segment_id', '=', leftover).execute()).to.deep.equal([]);
   });
 
   it('returns exactly the exhaustive BM25 top 10', async () => {

@@ -3,27 +3,44 @@ import type { KeyMode } from '../auth/keys.repository.js';
 import type { Database } from '../storage/schema.js';
 import { addToStats } from './writer.repository.js';
 import { reverseDomain } from './domain.js';
+import { countDeadPostings } from './segments.repository.js';
+import { decodeIdSet } from '../../workers/pool/postings-codec.js';
 
 /**
- * Removes documents with their passages and postings, takes their passages out of df and the
- * mode's statistics, and frees copies that pointed at them (they stand alone from now on).
+ * Removes documents with their passages, takes their passages out of df and the mode's
+ * statistics, and frees copies that pointed at them (they stand alone from now on). Their
+ * postings stay in the segments until a merge drops them; queries skip passages that are gone.
  */
 export async function removeDocuments(trx: Transaction<Database>, mode: KeyMode, documentIds: readonly number[]): Promise<void> {
   if (documentIds.length === 0) return;
-  const passages = await trx.selectFrom('index_passages').select(['id', 'length']).where('document_id', 'in', documentIds).execute();
-  const passageIds = passages.map((p) => Number(p.id));
-  if (passageIds.length > 0) {
-    const perTerm = await trx.selectFrom('index_postings').select(['term_id', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('passage_id', 'in', passageIds).groupBy('term_id').orderBy('term_id').execute();
-    for (const { term_id: termId, n } of perTerm) {
-      await trx.updateTable('index_terms').set({ df: sql`df - ${Number(n)}` }).where('id', '=', termId).execute();
-    }
-    await trx.deleteFrom('index_postings').where('passage_id', 'in', passageIds).execute();
-    await trx.deleteFrom('index_passages').where('id', 'in', passageIds).execute();
-    await addToStats(trx, mode, -passageIds.length, -passages.reduce((sum, p) => sum + Number(p.length), 0));
+  const passages = (await trx.selectFrom('index_passages').select(['id', 'length', 'terms']).where('document_id', 'in', documentIds).execute())
+    .map((p) => ({ id: Number(p.id), length: Number(p.length), termIds: decodeIdSet(p.terms) }));
+  if (passages.length > 0) {
+    await takeOutOfDf(trx, passages.map((p) => p.termIds));
+    await countDeadPostings(trx, mode, passages.map((p) => ({ id: p.id, postings: p.termIds.length })));
+    await trx.deleteFrom('index_passages').where('id', 'in', passages.map((p) => p.id)).execute();
+    await addToStats(trx, mode, -passages.length, -passages.reduce((sum, p) => sum + p.length, 0));
   }
   await trx.updateTable('index_documents').set({ duplicate_of: null }).where('duplicate_of', 'in', documentIds).execute();
   await trx.deleteFrom('index_documents').where('id', 'in', documentIds).execute();
+}
+
+/** One UPDATE per distinct decrement (almost always just 1 and a few more), terms in id order so writers lock alike. */
+async function takeOutOfDf(trx: Transaction<Database>, passageTerms: readonly number[][]): Promise<void> {
+  const df = new Map<number, number>();
+  for (const termIds of passageTerms) for (const id of termIds) df.set(id, (df.get(id) ?? 0) + 1);
+  const byDecrement = new Map<number, number[]>();
+  for (const [id, n] of df) {
+    const ids = byDecrement.get(n);
+    if (ids) ids.push(id);
+    else byDecrement.set(n, [id]);
+  }
+  for (const [n, ids] of byDecrement) {
+    ids.sort((a, b) => a - b);
+    for (let start = 0; start < ids.length; start += 5000) {
+      await trx.updateTable('index_terms').set({ df: sql`df - ${n}` }).where('id', 'in', ids.slice(start, start + 5000)).execute();
+    }
+  }
 }
 
 export async function deleteUrls(db: Kysely<Database>, mode: KeyMode, urlHashes: readonly string[]): Promise<number> {

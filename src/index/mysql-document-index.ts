@@ -5,6 +5,7 @@ import type { CpuPool } from '../pool/pool.js';
 import type { Database } from '../storage/schema.js';
 import { deleteDomain, deleteUrls } from './deletion.repository.js';
 import { retrievePassages } from './retriever.js';
+import { SegmentMerger } from './segment-merger.js';
 import { writeBatch } from './writer.repository.js';
 import type { DocumentIndex, IndexDocumentInput, IndexOutcome, RetrievedPassage, RetrieveOptions } from './types.js';
 
@@ -18,9 +19,32 @@ const BATCH = 200;
 const ATTEMPTS = 4;
 const RETRIED_ERRORS = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', 'ER_DUP_ENTRY']);
 
-/** The index in MySQL (tables of migration 20261121T2330), text work and scoring in the CPU pool. */
+/**
+ * The index in MySQL (migrations 20261121T2330 and 20261122T0100): documents, passages and term
+ * statistics in rows, postings in segments that a background merger keeps few; text work,
+ * scoring and merging in the CPU pool.
+ */
 export class MysqlDocumentIndex implements DocumentIndex {
-  constructor(private readonly db: Kysely<Database>, private readonly pool: CpuPool) {}
+  private readonly merger: SegmentMerger;
+
+  constructor(private readonly db: Kysely<Database>, private readonly pool: CpuPool, onMergeError: (error: unknown, mode: KeyMode) => void = () => undefined) {
+    this.merger = new SegmentMerger(db, pool, onMergeError);
+  }
+
+  /** Picks up merges a stopped process left to do (call once when a writing process starts). */
+  async resumeMerges(): Promise<void> {
+    const modes = await this.db.selectFrom('index_segments').select('mode').distinct().execute();
+    for (const { mode } of modes) this.merger.request(mode as KeyMode);
+  }
+
+  /** Resolves when the mode's segments are merged as far as the policy goes. */
+  settle(mode: KeyMode): Promise<void> {
+    return this.merger.settle(mode);
+  }
+
+  close(): Promise<void> {
+    return this.merger.close();
+  }
 
   async indexDocuments(mode: KeyMode, documents: readonly IndexDocumentInput[]): Promise<IndexOutcome[]> {
     const outcomes: IndexOutcome[] = [];
@@ -30,16 +54,21 @@ export class MysqlDocumentIndex implements DocumentIndex {
         documents: batch.map((d) => ({ title: d.title, text: d.text, language: d.language })),
       });
       outcomes.push(...await retryDeadlocks(() => writeBatch(this.db, mode, batch, prepared)));
+      this.merger.request(mode);
     }
     return outcomes;
   }
 
-  deleteByUrls(mode: KeyMode, urls: readonly string[]): Promise<number> {
-    return deleteUrls(this.db, mode, urls.map((u) => createHash('sha256').update(u).digest('hex')));
+  async deleteByUrls(mode: KeyMode, urls: readonly string[]): Promise<number> {
+    const deleted = await deleteUrls(this.db, mode, urls.map((u) => createHash('sha256').update(u).digest('hex')));
+    this.merger.request(mode);
+    return deleted;
   }
 
-  deleteByDomain(mode: KeyMode, domain: string): Promise<number> {
-    return deleteDomain(this.db, mode, domain);
+  async deleteByDomain(mode: KeyMode, domain: string): Promise<number> {
+    const deleted = await deleteDomain(this.db, mode, domain);
+    this.merger.request(mode);
+    return deleted;
   }
 
   retrieve(mode: KeyMode, query: string, options: RetrieveOptions): Promise<RetrievedPassage[]> {

@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { KeyMode } from '../auth/keys.repository.js';
 import type { Database } from '../storage/schema.js';
-import { quantisedImpact } from '../../workers/pool/bm25.js';
+import { encodeIdSet } from '../../workers/pool/postings-codec.js';
 import type { PreparedDocument } from '../../workers/pool/prepare-documents.js';
 import { hostOf, reverseDomain } from './domain.js';
 import { findNearDuplicates } from './near-duplicates.repository.js';
 import { removeDocuments } from './deletion.repository.js';
+import { batchLists, createSegment, insertLists } from './segments.repository.js';
 import type { IndexDocumentInput, IndexOutcome } from './types.js';
 
 /** Rows per INSERT: large enough to amortise round trips, well under max_allowed_packet. */
@@ -25,7 +26,7 @@ export async function writeBatch(
     // Writers of one mode take turns, the mode's statistics row (locked first) being their
     // mutex: concurrent batches otherwise take gap locks on the same URL and term ranges in
     // different orders and deadlock each other over and over.
-    const referenceAvgdl = await ensureStats(trx, mode, prepared);
+    await lockStats(trx, mode);
     const hashes = inputs.map((d) => sha256(d.url));
     const existing = await trx.selectFrom('index_documents').select(['id', 'url_hash', 'content_hash', 'duplicate_of', 'passage_count'])
       .where('mode', '=', mode).where('url_hash', 'in', hashes).forUpdate().execute();
@@ -55,9 +56,10 @@ export async function writeBatch(
 
     const documentIds = await insertDocuments(trx, mode, toWrite.map((i, n) => ({ input: inputs[i]!, urlHash: hashes[i]!, prepared: prepared[i]!, duplicateOf: duplicates[n] ?? null })));
     const passages = toWrite.flatMap((i, n) => prepared[i]!.passages.map((p, position) => ({ documentId: documentIds[n]!, position, passage: p })));
-    const passageIds = await insertPassages(trx, passages);
     const termIds = await upsertTerms(trx, mode, passages.map((p) => p.passage.terms));
-    await insertPostings(trx, passages.map((p, n) => ({ id: passageIds[n]!, passage: p.passage })), termIds, referenceAvgdl);
+    const written = passages.map((p) => ({ ...p, termIds: p.passage.terms.map((term) => termIds.get(term)!) }));
+    const passageIds = await insertPassages(trx, written);
+    await writeSegment(trx, mode, written.map((p, n) => ({ id: passageIds[n]!, length: p.passage.length, termIds: p.termIds, tfs: p.passage.tfs })));
     await addToStats(trx, mode, passages.length, passages.reduce((sum, p) => sum + p.passage.length, 0));
 
     toWrite.forEach((i, n) => {
@@ -102,12 +104,16 @@ async function insertDocuments(
   return rows.map((_r, n) => first + n);
 }
 
-async function insertPassages(trx: Transaction<Database>, rows: { documentId: number; position: number; passage: PreparedDocument['passages'][number] }[]): Promise<number[]> {
+async function insertPassages(
+  trx: Transaction<Database>, rows: { documentId: number; position: number; passage: PreparedDocument['passages'][number]; termIds: number[] }[],
+): Promise<number[]> {
   const ids: number[] = [];
   for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
     const chunk = rows.slice(start, start + ROWS_PER_INSERT);
     const result = await trx.insertInto('index_passages')
-      .values(chunk.map((r) => ({ document_id: r.documentId, position: r.position, length: r.passage.length, text: r.passage.text })))
+      .values(chunk.map((r) => ({
+        document_id: r.documentId, position: r.position, length: r.passage.length, text: r.passage.text, terms: Buffer.from(encodeIdSet(r.termIds)),
+      })))
       .executeTakeFirstOrThrow();
     const first = Number(result.insertId);
     chunk.forEach((_r, n) => ids.push(first + n));
@@ -132,34 +138,20 @@ async function upsertTerms(trx: Transaction<Database>, mode: KeyMode, passageTer
   return ids;
 }
 
-/** Postings are all integers, so they are written as literal multi-row VALUES (no parameter overhead). */
-async function insertPostings(
-  trx: Transaction<Database>, passages: { id: number; passage: PreparedDocument['passages'][number] }[], termIds: Map<string, number>, referenceAvgdl: number,
-): Promise<void> {
-  let values: string[] = [];
-  const flush = async () => {
-    if (values.length === 0) return;
-    await sql`INSERT INTO index_postings (term_id, impact, passage_id, tf, length) VALUES ${sql.raw(values.join(','))}`.execute(trx);
-    values = [];
-  };
-  for (const { id, passage } of passages) {
-    const length = Math.min(passage.length, 16_777_215);
-    for (let t = 0; t < passage.terms.length; t++) {
-      const tf = Math.min(passage.tfs[t]!, 65_535);
-      values.push(`(${termIds.get(passage.terms[t]!)!},${quantisedImpact(tf, length, referenceAvgdl)},${id},${tf},${length})`);
-      if (values.length >= ROWS_PER_INSERT) await flush();
-    }
-  }
-  await flush();
+/** The batch's postings become one new segment, visible to queries when the transaction commits. */
+async function writeSegment(trx: Transaction<Database>, mode: KeyMode, passages: { id: number; length: number; termIds: number[]; tfs: number[] }[]): Promise<void> {
+  const postings = passages.reduce((sum, p) => sum + p.termIds.length, 0);
+  if (postings === 0) return;
+  const segmentId = await createSegment(trx, mode, {
+    level: 0, state: 'active', postings, firstPassage: passages[0]!.id, lastPassage: passages[passages.length - 1]!.id,
+  });
+  await insertLists(trx, segmentId, batchLists(passages));
 }
 
-/** The mode's statistics row, created with the first batch's avgdl as the reference for impacts. */
-async function ensureStats(trx: Transaction<Database>, mode: KeyMode, documents: readonly PreparedDocument[]): Promise<number> {
-  const passages = documents.flatMap((d) => d.passages);
-  const avgdl = passages.length > 0 ? passages.reduce((sum, p) => sum + p.length, 0) / passages.length : 1;
-  await trx.insertInto('index_stats').values({ mode, passages: 0, total_length: 0, reference_avgdl: Math.max(1, avgdl) }).ignore().execute();
-  const row = await trx.selectFrom('index_stats').select('reference_avgdl').where('mode', '=', mode).forUpdate().executeTakeFirstOrThrow();
-  return row.reference_avgdl;
+/** Creates the mode's statistics row on first use and locks it: the writers' turn (see writeBatch). */
+async function lockStats(trx: Transaction<Database>, mode: KeyMode): Promise<void> {
+  await trx.insertInto('index_stats').values({ mode, passages: 0, total_length: 0 }).ignore().execute();
+  await trx.selectFrom('index_stats').select('mode').where('mode', '=', mode).forUpdate().executeTakeFirstOrThrow();
 }
 
 export async function addToStats(trx: Transaction<Database>, mode: KeyMode, passages: number, totalLength: number): Promise<void> {

@@ -2,14 +2,16 @@ import { Piscina } from 'piscina';
 import type { Metrics, PoolStats } from '../metrics/metrics.js';
 import type { CleanHtmlInput, CleanHtmlOutput, renderStored } from '../../workers/pool/clean-html.js';
 import type { PrepareDocumentsInput, PreparedDocument } from '../../workers/pool/prepare-documents.js';
-import type { ScorePassagesInput, ScorePassagesOutput } from '../../workers/pool/score-passages.js';
+import type { MergePostingsInput, MergePostingsOutput } from '../../workers/pool/merge-postings.js';
+import type { ScoreSegmentsInput, ScoreSegmentsOutput } from '../../workers/pool/score-segments.js';
 
 /** Task name → its input and output. Tasks are pure named exports of workers/pool/tasks.ts. */
 interface PoolTasks {
   cleanHtml: { input: CleanHtmlInput; output: CleanHtmlOutput };
   renderStored: { input: Parameters<typeof renderStored>[0]; output: ReturnType<typeof renderStored> };
   prepareDocuments: { input: PrepareDocumentsInput; output: PreparedDocument[] };
-  scorePassages: { input: ScorePassagesInput; output: ScorePassagesOutput };
+  scoreSegments: { input: ScoreSegmentsInput; output: ScoreSegmentsOutput };
+  mergePostings: { input: MergePostingsInput; output: MergePostingsOutput };
 }
 
 export interface CpuPool {

@@ -13,7 +13,8 @@ export interface Database {
   index_documents: IndexDocumentsTable;
   index_passages: IndexPassagesTable;
   index_terms: IndexTermsTable;
-  index_postings: IndexPostingsTable;
+  index_segments: IndexSegmentsTable;
+  index_segment_postings: IndexSegmentPostingsTable;
   index_stats: IndexStatsTable;
 }
 
@@ -152,6 +153,8 @@ export interface IndexPassagesTable {
   /** Index terms in the passage (BM25's document length). */
   length: number;
   text: string;
+  /** The passage's distinct term ids (postings-codec id set): what deleting it takes out of df. */
+  terms: Buffer;
 }
 
 export interface IndexTermsTable {
@@ -162,18 +165,29 @@ export interface IndexTermsTable {
   df: number;
 }
 
-export interface IndexPostingsTable {
+/** One immutable set of postings (migration 20261122T0100): written by one batch or by a merge. */
+export interface IndexSegmentsTable {
+  id: Generated<number>;
+  mode: string;
+  level: number;
+  state: 'building' | 'active' | 'retired';
+  postings: number;
+  dead_postings: number;
+  first_passage: number;
+  last_passage: number;
+  created_at: Date;
+}
+
+/** A term's postings in one segment, in chunks (workers/pool/postings-codec.ts). */
+export interface IndexSegmentPostingsTable {
+  segment_id: number;
   term_id: number;
-  /** The BM25 term-frequency weight at the mode's reference avgdl, quantised (workers/pool/bm25.ts). */
-  impact: number;
-  passage_id: number;
-  tf: number;
-  length: number;
+  chunk: number;
+  data: Buffer;
 }
 
 export interface IndexStatsTable {
   mode: string;
   passages: number;
   total_length: number;
-  reference_avgdl: number;
 }

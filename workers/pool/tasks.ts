@@ -1,4 +1,5 @@
 // Piscina task module: every named export is a pure, CPU-bound task (no I/O, no shared state).
 export { cleanHtml, renderStored } from './clean-html.js';
 export { prepareDocuments } from './prepare-documents.js';
-export { scorePassages } from './score-passages.js';
+export { mergePostings } from './merge-postings.js';
+export { scoreSegments } from './score-segments.js';

@@ -5,36 +5,17 @@ import type { Database } from '../storage/schema.js';
 export interface CorpusStats {
   passages: number;
   totalLength: number;
-  referenceAvgdl: number;
 }
 
 export async function readStats(db: Kysely<Database>, mode: KeyMode): Promise<CorpusStats | null> {
   const row = await db.selectFrom('index_stats').selectAll().where('mode', '=', mode).executeTakeFirst();
-  return row ? { passages: Number(row.passages), totalLength: Number(row.total_length), referenceAvgdl: row.reference_avgdl } : null;
+  return row ? { passages: Number(row.passages), totalLength: Number(row.total_length) } : null;
 }
 
 export async function findTerms(db: Kysely<Database>, mode: KeyMode, terms: readonly string[]): Promise<Map<string, { id: number; df: number }>> {
   if (terms.length === 0) return new Map();
   const rows = await db.selectFrom('index_terms').select(['id', 'term', 'df']).where('mode', '=', mode).where('term', 'in', terms).execute();
   return new Map(rows.map((r) => [r.term, { id: Number(r.id), df: Number(r.df) }]));
-}
-
-/** A slice of a term's postings in impact order (the clustered key): its best passages first. */
-export async function readPostingSlice(db: Kysely<Database>, termId: number, offset: number, limit: number): Promise<{ passageId: number; impact: number }[]> {
-  const rows = await db.selectFrom('index_postings').select(['passage_id', 'impact']).where('term_id', '=', termId)
-    .orderBy('impact', 'desc').orderBy('passage_id').limit(limit).offset(offset).execute();
-  return rows.map((r) => ({ passageId: Number(r.passage_id), impact: r.impact }));
-}
-
-/**
- * Every posting of the given passages for the given terms: what exact scoring needs. The
- * optimiser picks between the passage index (few candidates) and walking the terms' lists by
- * the primary key (short lists); forcing the passage index measured slower on SciFact.
- */
-export async function readPassagePostings(db: Kysely<Database>, passageIds: readonly number[], termIds: readonly number[]) {
-  if (passageIds.length === 0 || termIds.length === 0) return [];
-  return db.selectFrom('index_postings').select(['passage_id', 'term_id', 'tf', 'length'])
-    .where('passage_id', 'in', passageIds).where('term_id', 'in', termIds).execute();
 }
 
 export interface PassageDocument {

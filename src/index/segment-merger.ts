@@ -1,0 +1,204 @@
+import { sql, type Kysely } from 'kysely';
+import type { KeyMode } from '../auth/keys.repository.js';
+import type { CpuPool } from '../pool/pool.js';
+import type { Database } from '../storage/schema.js';
+import { createSegment, dropSegment, insertLists, segmentsOf, type Segment } from './segments.repository.js';
+
+/** Segments of one level that are folded into one of the next: about log10(passages) levels, so a query reads a few dozen rows per term. */
+export const MERGE_FACTOR = 10;
+/** A segment whose postings are this dead (deleted or replaced passages) is rewritten on its own. */
+const EXPUNGE_RATIO = 0.3;
+/** Postings-list rows read per segment per round of a merge. */
+const ROWS_PER_READ = 1000;
+/** When another process holds a mode's merge lock, try again after this long. */
+const BUSY_RETRY_MS = 2000;
+
+export interface MergePlan {
+  segments: Segment[];
+  level: number;
+}
+
+/**
+ * What to merge next: every segment of the lowest level that has MERGE_FACTOR of them (levels
+ * age upwards, so they hold neighbouring passage ranges), else a segment mostly dead.
+ */
+export function planMerge(active: readonly Segment[]): MergePlan | null {
+  const levels = [...new Set(active.map((s) => s.level))].sort((a, b) => a - b);
+  for (const level of levels) {
+    const segments = active.filter((s) => s.level === level);
+    if (segments.length >= MERGE_FACTOR) return { segments, level: level + 1 };
+  }
+  const dead = active.find((s) => s.deadPostings > EXPUNGE_RATIO * s.postings);
+  return dead ? { segments: [dead], level: dead.level } : null;
+}
+
+/**
+ * Keeps each mode's segments few and free of dead postings, in the background of the process
+ * that writes. A MySQL named lock (released by the server if the process dies) makes one
+ * process at a time merge a mode; a merge cut short leaves a `building` segment that queries
+ * never read and the next merge removes.
+ */
+export class SegmentMerger {
+  private readonly loops = new Map<KeyMode, Promise<void>>();
+  private readonly requested = new Set<KeyMode>();
+  private closed = false;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly pool: CpuPool,
+    private readonly onError: (error: unknown, mode: KeyMode) => void,
+  ) {}
+
+  /** Notes that a mode may need merging; the work happens in the background. */
+  request(mode: KeyMode): void {
+    if (this.closed) return;
+    this.requested.add(mode);
+    if (!this.loops.has(mode)) {
+      this.loops.set(mode, this.loop(mode).finally(() => this.loops.delete(mode)));
+    }
+  }
+
+  /** Merges a mode until nothing is left to merge (for benchmarks and tests that measure the settled index). */
+  async settle(mode: KeyMode): Promise<void> {
+    this.request(mode);
+    while (this.loops.has(mode)) await this.loops.get(mode);
+  }
+
+  /** Stops between two rounds of a merge; what was being built is discarded by the next merge. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.loops.values());
+  }
+
+  private async loop(mode: KeyMode): Promise<void> {
+    while (this.requested.has(mode) && !this.closed) {
+      this.requested.delete(mode);
+      try {
+        if (!(await this.mergeWhileNeeded(mode))) {
+          this.requested.add(mode);
+          await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
+        }
+      } catch (error) {
+        this.onError(error, mode);
+      }
+    }
+  }
+
+  /** False when another process holds the mode's merge lock. */
+  private async mergeWhileNeeded(mode: KeyMode): Promise<boolean> {
+    return this.db.connection().execute(async (conn) => {
+      const lock = `sev_index_merge_${mode}`;
+      const got = await sql<{ got: number | null }>`SELECT GET_LOCK(${lock}, 0) AS got`.execute(conn);
+      if (Number(got.rows[0]?.got) !== 1) return false;
+      try {
+        for (const leftover of [...await segmentsOf(conn, mode, 'building'), ...await segmentsOf(conn, mode, 'retired')]) {
+          await dropSegment(conn, leftover.id);
+        }
+        for (let plan = planMerge(await segmentsOf(conn, mode, 'active')); plan && !this.closed; plan = planMerge(await segmentsOf(conn, mode, 'active'))) {
+          await this.merge(conn, mode, plan);
+        }
+        return true;
+      } finally {
+        await sql`SELECT RELEASE_LOCK(${lock})`.execute(conn);
+      }
+    });
+  }
+
+  private async merge(conn: Kysely<Database>, mode: KeyMode, plan: MergePlan): Promise<void> {
+    const first = Math.min(...plan.segments.map((s) => s.firstPassage));
+    const last = Math.max(...plan.segments.map((s) => s.lastPassage));
+    const live = await livePassages(conn, first, last);
+    const target = await createSegment(conn, mode, { level: plan.level, state: 'building', postings: 0, firstPassage: first, lastPassage: last });
+    const cursors = plan.segments.map((s) => new ListCursor(conn, s.id));
+    let written = 0;
+    let dropped = 0;
+    for (;;) {
+      if (this.closed) return;
+      for (const cursor of cursors) await cursor.fill();
+      const open = cursors.filter((c) => c.pending());
+      if (open.length === 0) break;
+      // Terms up to the smallest last term any unfinished cursor holds are complete in every buffer.
+      const bound = Math.min(...open.filter((c) => !c.finished).map((c) => c.lastTerm()));
+      const lists = new Map<number, Uint8Array[]>();
+      for (const cursor of cursors) {
+        for (const row of cursor.take(bound)) {
+          const chunks = lists.get(row.termId);
+          if (chunks) chunks.push(row.data);
+          else lists.set(row.termId, [row.data]);
+        }
+      }
+      const merged = await this.pool.run('mergePostings', {
+        lists: [...lists.entries()].sort((a, b) => a[0] - b[0]).map(([termId, chunks]) => ({ termId, chunks })), liveFrom: first, live,
+      });
+      await insertLists(conn, target, merged.lists);
+      written += merged.written;
+      dropped += merged.dropped;
+    }
+    await conn.transaction().execute(async (trx) => {
+      // Passages deleted while the merge ran were counted dead on the old segments; they are still in the new one.
+      const old = await trx.selectFrom('index_segments').select(['dead_postings']).where('id', 'in', plan.segments.map((s) => s.id)).forUpdate().execute();
+      const dead = Math.max(0, old.reduce((sum, s) => sum + Number(s.dead_postings), 0) - dropped);
+      await trx.updateTable('index_segments').set({ state: 'active', postings: written, dead_postings: dead }).where('id', '=', target).execute();
+      await trx.updateTable('index_segments').set({ state: 'retired' }).where('id', 'in', plan.segments.map((s) => s.id)).execute();
+    });
+    for (const segment of plan.segments) await dropSegment(conn, segment.id);
+    // A merge that left nothing (every passage deleted) leaves no empty segment behind.
+    if (written === 0) await dropSegment(conn, target);
+  }
+}
+
+/** Which passage ids in [first, last] still exist, as a bitmap (bit i: passage first + i). */
+async function livePassages(conn: Kysely<Database>, first: number, last: number): Promise<Uint8Array> {
+  const bits = new Uint8Array(((last - first + 1) >> 3) + 1);
+  const STEP = 500_000;
+  for (let from = first; from <= last; from += STEP) {
+    const rows = await conn.selectFrom('index_passages').select('id').where('id', '>=', from).where('id', '<=', Math.min(last, from + STEP - 1)).execute();
+    for (const { id } of rows) {
+      const offset = Number(id) - first;
+      bits[offset >> 3]! |= 1 << (offset & 7);
+    }
+  }
+  return bits;
+}
+
+/** Reads one segment's lists in term order, a page at a time, never splitting a term's chunks across pages. */
+class ListCursor {
+  private rows: { termId: number; data: Uint8Array }[] = [];
+  private after = -1;
+  finished = false;
+
+  constructor(private readonly conn: Kysely<Database>, private readonly segmentId: number) {}
+
+  pending(): boolean {
+    return this.rows.length > 0;
+  }
+
+  lastTerm(): number {
+    return this.rows[this.rows.length - 1]!.termId;
+  }
+
+  async fill(): Promise<void> {
+    if (this.finished || this.rows.length > 0) return;
+    const page = await this.conn.selectFrom('index_segment_postings').select(['term_id', 'data'])
+      .where('segment_id', '=', this.segmentId).where('term_id', '>', this.after).orderBy('term_id').orderBy('chunk').limit(ROWS_PER_READ).execute();
+    let rows = page.map((r) => ({ termId: Number(r.term_id), data: r.data as Uint8Array }));
+    if (page.length < ROWS_PER_READ) {
+      this.finished = true;
+    } else {
+      // The page may end inside the last term's chunks: that term is read whole next time.
+      const cut = rows[rows.length - 1]!.termId;
+      rows = rows.filter((r) => r.termId !== cut);
+      // Only a term with more than ROWS_PER_READ chunks (over 100 million postings in one segment) could fill a page alone.
+      if (rows.length === 0) throw new Error(`term ${cut} of segment ${this.segmentId} has more chunks than a merge reads at once`);
+    }
+    this.rows = rows;
+    if (rows.length > 0) this.after = rows[rows.length - 1]!.termId;
+  }
+
+  take(bound: number): { termId: number; data: Uint8Array }[] {
+    const split = this.rows.findIndex((r) => r.termId > bound);
+    const taken = split < 0 ? this.rows : this.rows.slice(0, split);
+    this.rows = split < 0 ? [] : this.rows.slice(split);
+    return taken;
+  }
+}

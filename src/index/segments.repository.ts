@@ -1,0 +1,122 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { KeyMode } from '../auth/keys.repository.js';
+import type { Database, IndexSegmentPostingsTable, IndexSegmentsTable } from '../storage/schema.js';
+import { CHUNK_POSTINGS } from '../../workers/pool/merge-postings.js';
+import { encodePostings } from '../../workers/pool/postings-codec.js';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+/** An INSERT of postings lists stops at this many rows or bytes, whichever comes first: well under max_allowed_packet (16 MB by default). */
+const LISTS_PER_INSERT = 500;
+const BYTES_PER_INSERT = 4 * 2 ** 20;
+
+export interface SegmentList {
+  termId: number;
+  chunks: Uint8Array[];
+}
+
+export interface Segment {
+  id: number;
+  level: number;
+  postings: number;
+  deadPostings: number;
+  firstPassage: number;
+  lastPassage: number;
+}
+
+/**
+ * A batch's postings as term lists: passages arrive in ascending id order, so every list is
+ * sorted by passage id as the codec wants.
+ */
+export function batchLists(passages: readonly { id: number; length: number; termIds: number[]; tfs: number[] }[]): SegmentList[] {
+  const byTerm = new Map<number, { passages: number[]; tfs: number[]; lengths: number[] }>();
+  for (const passage of passages) {
+    passage.termIds.forEach((termId, t) => {
+      let list = byTerm.get(termId);
+      if (!list) byTerm.set(termId, list = { passages: [], tfs: [], lengths: [] });
+      list.passages.push(passage.id);
+      list.tfs.push(passage.tfs[t]!);
+      list.lengths.push(passage.length);
+    });
+  }
+  return [...byTerm.entries()].sort((a, b) => a[0] - b[0]).map(([termId, list]) => {
+    const chunks: Uint8Array[] = [];
+    for (let from = 0; from < list.passages.length; from += CHUNK_POSTINGS) {
+      chunks.push(encodePostings(list.passages, list.tfs, list.lengths, from, Math.min(list.passages.length, from + CHUNK_POSTINGS)));
+    }
+    return { termId, chunks };
+  });
+}
+
+export async function createSegment(
+  db: Executor, mode: KeyMode, fields: { level: number; state: IndexSegmentsTable['state']; postings: number; firstPassage: number; lastPassage: number },
+): Promise<number> {
+  const result = await db.insertInto('index_segments').values({
+    mode, level: fields.level, state: fields.state, postings: fields.postings, dead_postings: 0,
+    first_passage: fields.firstPassage, last_passage: fields.lastPassage, created_at: new Date(),
+  }).executeTakeFirstOrThrow();
+  return Number(result.insertId);
+}
+
+export async function insertLists(db: Executor, segmentId: number, lists: readonly SegmentList[]): Promise<void> {
+  let rows: IndexSegmentPostingsTable[] = [];
+  let bytes = 0;
+  const flush = async () => {
+    if (rows.length > 0) await db.insertInto('index_segment_postings').values(rows).execute();
+    rows = [];
+    bytes = 0;
+  };
+  for (const list of lists) {
+    for (const [chunk, data] of list.chunks.entries()) {
+      rows.push({ segment_id: segmentId, term_id: list.termId, chunk, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength) });
+      bytes += data.byteLength;
+      if (rows.length >= LISTS_PER_INSERT || bytes >= BYTES_PER_INSERT) await flush();
+    }
+  }
+  await flush();
+}
+
+/**
+ * Every stored chunk of the given terms in active segments. One statement, so it reads one
+ * consistent snapshot: a merge swapping segments meanwhile is seen entirely or not at all.
+ */
+export async function readTermChunks(db: Kysely<Database>, termIds: readonly number[]): Promise<{ termId: number; data: Buffer }[]> {
+  if (termIds.length === 0) return [];
+  const rows = await db.selectFrom('index_segment_postings as sp').innerJoin('index_segments as s', 's.id', 'sp.segment_id')
+    .select(['sp.term_id', 'sp.data']).where('sp.term_id', 'in', termIds).where('s.state', '=', 'active').execute();
+  return rows.map((r) => ({ termId: Number(r.term_id), data: r.data }));
+}
+
+export async function segmentsOf(db: Executor, mode: KeyMode, state: IndexSegmentsTable['state']): Promise<Segment[]> {
+  const rows = await db.selectFrom('index_segments').selectAll().where('mode', '=', mode).where('state', '=', state).orderBy('id').execute();
+  return rows.map((r) => ({
+    id: Number(r.id), level: r.level, postings: Number(r.postings), deadPostings: Number(r.dead_postings),
+    firstPassage: r.first_passage, lastPassage: r.last_passage,
+  }));
+}
+
+/**
+ * Counts the postings of deleted passages against the segments holding them: what tells the
+ * merger a segment is worth rewriting. Segments of a mode cover disjoint passage-id ranges
+ * (writers of a mode take turns, merges join neighbours), so the range finds the segment.
+ */
+export async function countDeadPostings(trx: Transaction<Database>, mode: KeyMode, passages: readonly { id: number; postings: number }[]): Promise<void> {
+  if (passages.length === 0) return;
+  const dead = new Map<number, number>();
+  for (const segment of await segmentsOf(trx, mode, 'active')) {
+    const n = passages.reduce((sum, p) => sum + (p.id >= segment.firstPassage && p.id <= segment.lastPassage ? p.postings : 0), 0);
+    if (n > 0) dead.set(segment.id, n);
+  }
+  for (const [id, n] of dead) {
+    await trx.updateTable('index_segments').set({ dead_postings: sql`dead_postings + ${n}` }).where('id', '=', id).execute();
+  }
+}
+
+/** Removes a segment's postings a slice at a time (a huge DELETE would hold its locks and undo for long), then the segment. */
+export async function dropSegment(db: Kysely<Database>, segmentId: number): Promise<void> {
+  for (;;) {
+    const result = await sql`DELETE FROM index_segment_postings WHERE segment_id = ${segmentId} ORDER BY term_id LIMIT 5000`.execute(db);
+    if (Number(result.numAffectedRows ?? 0) < 5000) break;
+  }
+  await db.deleteFrom('index_segments').where('id', '=', segmentId).execute();
+}
