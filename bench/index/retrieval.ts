@@ -5,7 +5,7 @@
  *   node dist/bench/index/retrieval.js --million       plus 1,000,000 synthetic passages
  *   node dist/bench/index/retrieval.js --synthetic N   plus N synthetic passages
  * Everything goes into the bench's own mode (BENCH_MODE, default "bench"), emptied at start;
- * --keep leaves it in place afterwards. Data: BENCH_DATA or ../shared/data.
+ * --keep leaves it in place afterwards, and --reuse measures a kept index again without loading. Data: BENCH_DATA or ../shared/data.
  */
 import { sql } from 'kysely';
 import type { KeyMode } from '../../src/auth/keys.repository.js';
@@ -21,7 +21,7 @@ const MODE = (process.env.BENCH_MODE ?? 'bench') as KeyMode;
 const args = process.argv.slice(2);
 const SYNTHETIC = args.includes('--million') ? 1_000_000 : Number(args[args.indexOf('--synthetic') + 1] ?? 0) * Number(args.includes('--synthetic'));
 /** Documents handed to indexDocuments per call, and calls in flight (the pool has two threads here). */
-const CALL_SIZE = 400;
+const CALL_SIZE = 1000;
 const CONCURRENCY = 2;
 
 const storage = openStorage(process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test', 8);
@@ -29,26 +29,37 @@ const pool = createCpuPool({ threads: 2, taskTimeoutMs: 120_000 });
 const index = new MysqlDocumentIndex(storage.db, pool);
 
 await migrateToLatest(storage.db);
-await emptyMode(storage, MODE);
+const REUSE = args.includes('--reuse');
+if (!REUSE) await emptyMode(storage, MODE);
 
 const corpus = loadCorpus();
 const queries = loadQueries();
 const qrels = loadQrels();
 
+if (REUSE) {
+  console.log(`kept index: ${await segmentSummary(storage, MODE)}, ${(await tableBytes(storage) / 2 ** 20).toFixed(0)} MiB`);
+  await evaluate('kept index');
+} else {
 const scifactRate = await indexAll(corpus.map(toDocument));
+await index.settle(MODE);
 console.log(`SciFact indexed: ${corpus.length} documents, ${scifactRate.passages} passages in ${scifactRate.seconds.toFixed(1)} s`
   + ` (${(corpus.length / scifactRate.seconds).toFixed(0)} documents/s, ${(scifactRate.passages / scifactRate.seconds).toFixed(0)} passages/s)`);
 const base = await evaluate('SciFact alone');
 
 if (SYNTHETIC > 0) {
   const rate = await indexSynthetic(corpus, SYNTHETIC);
+  const settleStarted = performance.now();
+  await index.settle(MODE);
+  console.log(`merges settled ${((performance.now() - settleStarted) / 1000).toFixed(0)} s after the last write; ${await segmentSummary(storage, MODE)}`);
   console.log(`synthetic: ${rate.passages} passages (${rate.documents} documents) in ${rate.seconds.toFixed(0)} s (${(rate.passages / rate.seconds).toFixed(0)} passages/s)`);
   console.log(`MySQL size of the index tables: ${(await tableBytes(storage) / 2 ** 20).toFixed(0)} MiB`);
   const big = await evaluate(`SciFact + ${rate.passages} synthetic passages`);
   console.log(`nDCG@10 difference: ${(big.ndcg - base.ndcg).toFixed(4)}`);
 }
+}
 
-if (!args.includes('--keep')) await emptyMode(storage, MODE);
+if (!args.includes('--keep') && !REUSE) await emptyMode(storage, MODE);
+await index.close();
 await pool.close();
 await storage.close();
 
@@ -127,9 +138,16 @@ async function evaluate(label: string): Promise<{ ndcg: number }> {
 
 /** Removes everything of a mode in bulk (faster than per-document deletion, and df goes with the terms). */
 async function emptyMode(store: Storage, mode: KeyMode): Promise<void> {
-  await sql`DELETE p FROM index_postings p JOIN index_terms t ON t.id = p.term_id WHERE t.mode = ${mode}`.execute(store.db);
+  await index.settle(mode);
+  await sql`DELETE sp FROM index_segment_postings sp JOIN index_segments s ON s.id = sp.segment_id WHERE s.mode = ${mode}`.execute(store.db);
   await sql`DELETE p FROM index_passages p JOIN index_documents d ON d.id = p.document_id WHERE d.mode = ${mode}`.execute(store.db);
-  for (const table of ['index_documents', 'index_terms', 'index_stats'] as const) await store.db.deleteFrom(table).where('mode', '=', mode).execute();
+  for (const table of ['index_documents', 'index_terms', 'index_stats', 'index_segments'] as const) await store.db.deleteFrom(table).where('mode', '=', mode).execute();
+}
+
+async function segmentSummary(store: Storage, mode: KeyMode): Promise<string> {
+  const rows = await store.db.selectFrom('index_segments').select(['level', (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.sum<number>('postings').as('postings')])
+    .where('mode', '=', mode).where('state', '=', 'active').groupBy('level').orderBy('level').execute();
+  return `segments by level: ${rows.map((r) => `L${r.level}×${r.n}`).join(' ')}, ${rows.reduce((sum, r) => sum + Number(r.postings), 0)} postings`;
 }
 
 async function tableBytes(store: Storage): Promise<number> {

@@ -1,7 +1,8 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { KeyMode } from '../auth/keys.repository.js';
 import type { Database } from '../storage/schema.js';
-import { addToStats } from './writer.repository.js';
+import { addToStats, lockStats } from './writer.repository.js';
+import { adjustDf } from './terms.repository.js';
 import { reverseDomain } from './domain.js';
 import { countDeadPostings } from './segments.repository.js';
 import { decodeIdSet } from '../../workers/pool/postings-codec.js';
@@ -16,7 +17,9 @@ export async function removeDocuments(trx: Transaction<Database>, mode: KeyMode,
   const passages = (await trx.selectFrom('index_passages').select(['id', 'length', 'terms']).where('document_id', 'in', documentIds).execute())
     .map((p) => ({ id: Number(p.id), length: Number(p.length), termIds: decodeIdSet(p.terms) }));
   if (passages.length > 0) {
-    await takeOutOfDf(trx, passages.map((p) => p.termIds));
+    const df = new Map<number, number>();
+    for (const { termIds } of passages) for (const id of termIds) df.set(id, (df.get(id) ?? 0) - 1);
+    await adjustDf(trx, df);
     await countDeadPostings(trx, mode, passages.map((p) => ({ id: p.id, postings: p.termIds.length })));
     await trx.deleteFrom('index_passages').where('id', 'in', passages.map((p) => p.id)).execute();
     await addToStats(trx, mode, -passages.length, -passages.reduce((sum, p) => sum + p.length, 0));
@@ -25,27 +28,10 @@ export async function removeDocuments(trx: Transaction<Database>, mode: KeyMode,
   await trx.deleteFrom('index_documents').where('id', 'in', documentIds).execute();
 }
 
-/** One UPDATE per distinct decrement (almost always just 1 and a few more), terms in id order so writers lock alike. */
-async function takeOutOfDf(trx: Transaction<Database>, passageTerms: readonly number[][]): Promise<void> {
-  const df = new Map<number, number>();
-  for (const termIds of passageTerms) for (const id of termIds) df.set(id, (df.get(id) ?? 0) + 1);
-  const byDecrement = new Map<number, number[]>();
-  for (const [id, n] of df) {
-    const ids = byDecrement.get(n);
-    if (ids) ids.push(id);
-    else byDecrement.set(n, [id]);
-  }
-  for (const [n, ids] of byDecrement) {
-    ids.sort((a, b) => a - b);
-    for (let start = 0; start < ids.length; start += 5000) {
-      await trx.updateTable('index_terms').set({ df: sql`df - ${n}` }).where('id', 'in', ids.slice(start, start + 5000)).execute();
-    }
-  }
-}
-
 export async function deleteUrls(db: Kysely<Database>, mode: KeyMode, urlHashes: readonly string[]): Promise<number> {
   if (urlHashes.length === 0) return 0;
   return db.transaction().execute(async (trx) => {
+    await lockStats(trx, mode);
     const rows = await trx.selectFrom('index_documents').select('id').where('mode', '=', mode).where('url_hash', 'in', urlHashes).forUpdate().execute();
     await removeDocuments(trx, mode, rows.map((r) => Number(r.id)));
     return rows.length;
@@ -56,6 +42,7 @@ export async function deleteUrls(db: Kysely<Database>, mode: KeyMode, urlHashes:
 export async function deleteDomain(db: Kysely<Database>, mode: KeyMode, domain: string): Promise<number> {
   const prefix = reverseDomain(domain).replace(/[\\%_]/g, (c) => `\\${c}`);
   return db.transaction().execute(async (trx) => {
+    await lockStats(trx, mode);
     const rows = await trx.selectFrom('index_documents').select('id').where('mode', '=', mode).where('domain_reversed', 'like', `${prefix}%`).forUpdate().execute();
     await removeDocuments(trx, mode, rows.map((r) => Number(r.id)));
     return rows.length;

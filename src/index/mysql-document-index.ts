@@ -10,7 +10,7 @@ import { writeBatch } from './writer.repository.js';
 import type { DocumentIndex, IndexDocumentInput, IndexOutcome, RetrievedPassage, RetrieveOptions } from './types.js';
 
 /** Documents analysed and written per transaction: bounds lock time and statement size. */
-const BATCH = 200;
+const BATCH = 500;
 /**
  * Writers of several processes share df rows, so InnoDB may pick one as a deadlock victim; and
  * two may add the same new URL at once, so one hits the unique key. Both simply try again

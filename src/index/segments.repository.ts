@@ -7,7 +7,7 @@ import { encodePostings } from '../../workers/pool/postings-codec.js';
 type Executor = Kysely<Database> | Transaction<Database>;
 
 /** An INSERT of postings lists stops at this many rows or bytes, whichever comes first: well under max_allowed_packet (16 MB by default). */
-const LISTS_PER_INSERT = 500;
+const LISTS_PER_INSERT = 2000;
 const BYTES_PER_INSERT = 4 * 2 ** 20;
 
 export interface SegmentList {

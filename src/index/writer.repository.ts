@@ -8,6 +8,7 @@ import { hostOf, reverseDomain } from './domain.js';
 import { findNearDuplicates } from './near-duplicates.repository.js';
 import { removeDocuments } from './deletion.repository.js';
 import { batchLists, createSegment, insertLists } from './segments.repository.js';
+import { addTerms } from './terms.repository.js';
 import type { IndexDocumentInput, IndexOutcome } from './types.js';
 
 /** Rows per INSERT: large enough to amortise round trips, well under max_allowed_packet. */
@@ -56,7 +57,7 @@ export async function writeBatch(
 
     const documentIds = await insertDocuments(trx, mode, toWrite.map((i, n) => ({ input: inputs[i]!, urlHash: hashes[i]!, prepared: prepared[i]!, duplicateOf: duplicates[n] ?? null })));
     const passages = toWrite.flatMap((i, n) => prepared[i]!.passages.map((p, position) => ({ documentId: documentIds[n]!, position, passage: p })));
-    const termIds = await upsertTerms(trx, mode, passages.map((p) => p.passage.terms));
+    const termIds = await addTerms(trx, mode, passages.map((p) => p.passage.terms));
     const written = passages.map((p) => ({ ...p, termIds: p.passage.terms.map((term) => termIds.get(term)!) }));
     const passageIds = await insertPassages(trx, written);
     await writeSegment(trx, mode, written.map((p, n) => ({ id: passageIds[n]!, length: p.passage.length, termIds: p.termIds, tfs: p.passage.tfs })));
@@ -121,23 +122,6 @@ async function insertPassages(
   return ids;
 }
 
-/** Adds each passage's terms to df (one passage, one count) and returns term → id. */
-async function upsertTerms(trx: Transaction<Database>, mode: KeyMode, passageTerms: string[][]): Promise<Map<string, number>> {
-  const df = new Map<string, number>();
-  for (const terms of passageTerms) for (const term of terms) df.set(term, (df.get(term) ?? 0) + 1);
-  // Sorted, so that concurrent batches lock shared terms in the same order and do not deadlock.
-  const entries = [...df.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  const ids = new Map<string, number>();
-  for (let start = 0; start < entries.length; start += ROWS_PER_INSERT) {
-    const chunk = entries.slice(start, start + ROWS_PER_INSERT);
-    await trx.insertInto('index_terms').values(chunk.map(([term, count]) => ({ mode, term, df: count })))
-      .onDuplicateKeyUpdate({ df: sql`df + VALUES(df)` }).execute();
-    const rows = await trx.selectFrom('index_terms').select(['id', 'term']).where('mode', '=', mode).where('term', 'in', chunk.map((e) => e[0])).execute();
-    for (const row of rows) ids.set(row.term, Number(row.id));
-  }
-  return ids;
-}
-
 /** The batch's postings become one new segment, visible to queries when the transaction commits. */
 async function writeSegment(trx: Transaction<Database>, mode: KeyMode, passages: { id: number; length: number; termIds: number[]; tfs: number[] }[]): Promise<void> {
   const postings = passages.reduce((sum, p) => sum + p.termIds.length, 0);
@@ -149,7 +133,7 @@ async function writeSegment(trx: Transaction<Database>, mode: KeyMode, passages:
 }
 
 /** Creates the mode's statistics row on first use and locks it: the writers' turn (see writeBatch). */
-async function lockStats(trx: Transaction<Database>, mode: KeyMode): Promise<void> {
+export async function lockStats(trx: Transaction<Database>, mode: KeyMode): Promise<void> {
   await trx.insertInto('index_stats').values({ mode, passages: 0, total_length: 0 }).ignore().execute();
   await trx.selectFrom('index_stats').select('mode').where('mode', '=', mode).forUpdate().executeTakeFirstOrThrow();
 }
