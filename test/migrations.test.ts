@@ -2,10 +2,11 @@ import { expect } from 'chai';
 import { sql } from 'kysely';
 import { openStorage, type Storage } from '../src/storage/connection.js';
 import { migrateDown, migrateToLatest } from '../src/storage/migrate.js';
+import { decodeIdSet, decodePostings } from '../workers/pool/postings-codec.js';
 
 const BASE = process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test';
 const DATABASE = 'sev_migrations_test';
-const ALL_TABLES = ['accounts', 'api_key_secrets', 'api_keys', 'extractions', 'index_documents', 'index_passages', 'index_postings', 'index_stats', 'index_terms', 'key_usage_daily', 'request_log', 'service_settings', 'usage_monthly'];
+const ALL_TABLES = ['accounts', 'api_key_secrets', 'api_keys', 'extractions', 'index_documents', 'index_passages', 'index_segment_postings', 'index_segments', 'index_stats', 'index_terms', 'key_usage_daily', 'request_log', 'service_settings', 'usage_monthly'];
 
 async function tables(storage: Storage): Promise<string[]> {
   const result = await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = ${DATABASE}`.execute(storage.db);
@@ -46,5 +47,49 @@ describe('migrations', () => {
     const results = await Promise.all([migrateToLatest(storage.db), migrateToLatest(storage.db), migrateToLatest(storage.db)]);
     expect(results.flat().length).to.equal(3);
     expect(await tables(storage)).to.deep.equal(ALL_TABLES);
+  });
+});
+
+describe('migration to index segments', () => {
+  const DB = 'sev_segments_migration_test';
+  let admin: Storage;
+  let storage: Storage;
+  before(async () => {
+    admin = openStorage(BASE, 1);
+    await sql`DROP DATABASE IF EXISTS ${sql.raw(DB)}`.execute(admin.db);
+    await sql`CREATE DATABASE ${sql.raw(DB)}`.execute(admin.db);
+    const url = new URL(BASE);
+    url.pathname = `/${DB}`;
+    storage = openStorage(url.href, 2);
+  });
+  after(async () => {
+    await storage.close();
+    await sql`DROP DATABASE IF EXISTS ${sql.raw(DB)}`.execute(admin.db);
+    await admin.close();
+  });
+
+  it('turns an index of posting rows into a segment that answers the same query', async () => {
+    await migrateToLatest(storage.db);
+    while (!(await sql<{ n: number }>`SELECT COUNT(*) AS n FROM information_schema.tables WHERE table_schema = ${DB} AND table_name = 'index_postings'`.execute(storage.db)).rows[0]!.n) {
+      await migrateDown(storage.db);
+    }
+    // Yesterday's layout: one row per posting. Two passages, "otter" in both, "kelp" in the second.
+    await sql`INSERT INTO index_stats (mode, passages, total_length, reference_avgdl) VALUES ('live', 2, 7, 3.5)`.execute(storage.db);
+    await sql`INSERT INTO index_documents (id, mode, url, url_hash, domain, domain_reversed, fetched_at, content_hash, sim0, sim1, sim2, sim3, passage_count)
+      VALUES (1, 'live', 'https://a.test/1', SHA2('https://a.test/1', 256), 'a.test', 'test.a.', NOW(), 'x', 0, 0, 0, 0, 2)`.execute(storage.db);
+    await sql`INSERT INTO index_passages (id, document_id, position, length, text) VALUES (10, 1, 0, 3, 'Otters float.'), (11, 1, 1, 4, 'Otters eat kelp.')`.execute(storage.db);
+    await sql`INSERT INTO index_terms (id, mode, term, df) VALUES (100, 'live', 'otter', 2), (101, 'live', 'kelp', 1)`.execute(storage.db);
+    await sql`INSERT INTO index_postings (term_id, impact, passage_id, tf, length) VALUES (100, 9000, 10, 1, 3), (100, 8000, 11, 1, 4), (101, 9500, 11, 2, 4)`.execute(storage.db);
+
+    await migrateToLatest(storage.db);
+    const segments = await storage.db.selectFrom('index_segments').select(['mode', 'state', 'postings', 'first_passage', 'last_passage']).execute();
+    expect(segments).to.deep.equal([{ mode: 'live', state: 'active', postings: 3, first_passage: 10, last_passage: 11 }]);
+    const chunks = await storage.db.selectFrom('index_segment_postings').select(['term_id', 'data']).orderBy('term_id').execute();
+    expect(chunks.map((c) => [c.term_id, decodePostings(c.data)])).to.deep.equal([
+      [100, { passages: Uint32Array.from([10, 11]), tfs: Uint32Array.from([1, 1]), lengths: Uint32Array.from([3, 4]) }],
+      [101, { passages: Uint32Array.from([11]), tfs: Uint32Array.from([2]), lengths: Uint32Array.from([4]) }],
+    ]);
+    const passages = await storage.db.selectFrom('index_passages').select(['id', 'terms']).orderBy('id').execute();
+    expect(passages.map((p) => [p.id, decodeIdSet(p.terms)])).to.deep.equal([[10, [100]], [11, [100, 101]]]);
   });
 });
