@@ -4,7 +4,7 @@ import type { Logger } from './log/logger.js';
 import { createMetrics, type Role } from './metrics/metrics.js';
 import { openStorage } from './storage/connection.js';
 import { migrateToLatest } from './storage/migrate.js';
-import { openRedis, redisOptions } from './redis/connection.js';
+import { loggedOutages, openRedis, redisOptions } from './redis/connection.js';
 import { createQueueEvents, createQueues, queueDepths, QUEUE_NAMES } from './queue/queues.js';
 import { createCpuPool, type CpuPool } from './pool/pool.js';
 import { HealthMonitor } from './monitor/health.js';
@@ -49,7 +49,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
   const applied = await migrateToLatest(storage.db);
   if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
 
-  const redis = openRedis(config.redisUrl);
+  const redis = openRedis(config.redisUrl, loggedOutages(logger, 'commands'));
   const connection = redisOptions(config.redisUrl);
   const queues = createQueues(connection, config.queuePrefix);
   const heartbeatMs = config.workerHeartbeatMs;
@@ -87,7 +87,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
     const masterKeyHash = await ensureMasterKeyHash(storage.db, config.masterApiKey, logger);
     const keys = new KeyService(storage.db, redis, config.queuePrefix, clock, config.plans);
     await keys.ensureDefaultAccount(config.defaultPlan);
-    const keyCache = new KeyLookupCache(openRedis(config.redisUrl), invalidationChannel(config.queuePrefix), config.keyCacheTtlMs, logger);
+    const keyCache = new KeyLookupCache(openRedis(config.redisUrl, loggedOutages(logger, 'key-invalidation')), invalidationChannel(config.queuePrefix), config.keyCacheTtlMs, logger);
     await keyCache.start();
     const auditWriter = new AuditWriter(storage.db, logger);
     const usageRecorder = new UsageRecorder(storage.db, logger);

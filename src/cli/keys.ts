@@ -92,9 +92,8 @@ function parse(argv: readonly string[]): Invocation {
 /** Opens what KeyService needs, runs the action as the operator, and closes everything so the process can exit. */
 async function run(config: Config, action: Action): Promise<Output> {
   const storage = openStorage(config.databaseUrl, config.databasePoolSize);
-  const redis = openRedis(config.redisUrl);
-  // One line per failed connection attempt names the cause, which a command's own error may not.
-  redis.on('error', (error: Error) => process.stderr.write(`redis: ${error.message}\n`));
+  // A line naming the cause, which a command's own error may not.
+  const redis = openRedis(config.redisUrl, { lost: (error) => process.stderr.write(`redis: ${error.message}\n`), restored: () => undefined });
   try {
     // The command line may be the first thing run against a fresh database.
     await migrateToLatest(storage.db);

@@ -1,4 +1,5 @@
 import { Redis, type RedisOptions } from 'ioredis';
+import type { Logger } from '../log/logger.js';
 
 /**
  * Connection options from a redis:// or rediss:// URL. BullMQ opens its own connections from
@@ -19,7 +20,34 @@ export function redisOptions(url: string): RedisOptions {
   };
 }
 
-/** A command connection that fails fast instead of queueing commands while Redis is away. */
-export function openRedis(url: string): Redis {
-  return new Redis({ ...redisOptions(url), maxRetriesPerRequest: 1, enableOfflineQueue: true, connectTimeout: 5000 });
+export interface OutageReport {
+  lost(error: Error): void;
+  restored(): void;
+}
+
+/**
+ * A command connection that fails fast instead of queueing commands while Redis is away.
+ * ioredis emits an error per failed reconnection attempt (and prints each one to the console
+ * when nobody listens); `report` hears once per outage that it began and that it ended.
+ */
+export function openRedis(url: string, report: OutageReport): Redis {
+  const redis = new Redis({ ...redisOptions(url), maxRetriesPerRequest: 1, enableOfflineQueue: true, connectTimeout: 5000 });
+  let down = false;
+  redis.on('error', (error: Error) => {
+    if (!down) report.lost(error);
+    down = true;
+  });
+  redis.on('ready', () => {
+    if (down) report.restored();
+    down = false;
+  });
+  return redis;
+}
+
+/** Outages of a named connection as log lines. */
+export function loggedOutages(logger: Logger, connection: string): OutageReport {
+  return {
+    lost: (error) => logger.warn({ err: error, connection }, 'Redis connection lost; reconnecting'),
+    restored: () => logger.info({ connection }, 'Redis connection restored'),
+  };
 }
