@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Config } from './config.js';
 import type { Logger } from './log/logger.js';
-import { createMetrics, type Role } from './metrics/metrics.js';
+import { createMetrics, indexMergeObserver, type Role } from './metrics/metrics.js';
 import { openStorage } from './storage/connection.js';
 import { migrateToLatest } from './storage/migrate.js';
 import { loggedOutages, openRedis, redisOptions } from './redis/connection.js';
@@ -22,6 +22,7 @@ import { listen, type HttpServer } from './http/server.js';
 import { createProbeServer } from './monitor/probe-server.js';
 import { startWorkers, type RunningWorkers } from '../workers/runtime.js';
 import { MysqlDocumentIndex } from './index/mysql-document-index.js';
+import { segmentStats } from './index/segments.repository.js';
 import { VERSION } from './version.js';
 
 export interface RunningService {
@@ -59,6 +60,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
   let index: MysqlDocumentIndex | undefined;
   const metrics = createMetrics(role, {
     queueDepths: () => queueDepths(queues),
+    indexSegments: () => segmentStats(storage.db),
     ...(role !== 'api' ? { poolStats: () => pool!.stats() } : {}),
     ...(role !== 'worker'
       ? { workersAlive: async () => (await listWorkers(redis, config.queuePrefix, heartbeatMs)).filter((w) => w.status === 'alive').length }
@@ -66,7 +68,10 @@ export async function startService(config: Config, role: Role, logger: Logger, o
   });
   if (role !== 'api') {
     pool = createCpuPool({ threads: config.poolSize, taskTimeoutMs: config.poolTaskTimeoutMs, metrics });
-    index = new MysqlDocumentIndex(storage.db, pool, (error, mode) => logger.error({ err: error, mode }, 'index segment merge failed'));
+    index = new MysqlDocumentIndex(storage.db, pool, {
+      onError: (error, mode) => logger.error({ err: error, mode }, 'index segment merge failed'),
+      observer: indexMergeObserver(metrics),
+    });
     await index.resumeMerges();
     workers = startWorkers({ config, logger, metrics, pool, db: storage.db, redis, connection, index });
   }

@@ -8,7 +8,7 @@ describe('GET /metrics', () => {
   });
   after(() => service.close());
 
-  it('exposes request, queue, pool and process metrics in Prometheus text format', async () => {
+  it('exposes request, queue, pool, index and process metrics in Prometheus text format', async () => {
     await call(service.url, '/v1/health');
     await call(service.url, '/v1/nowhere');
     await call(service.url, '/v1/health', { key: 'sev_live_guess' });
@@ -28,6 +28,11 @@ describe('GET /metrics', () => {
     expect(text).to.match(/^sev_pool_utilization\{role="all"\} /m);
     expect(text).to.match(/^sev_pool_threads\{role="all"\} [1-9]/m);
     expect(text).to.match(/^sev_workers_alive\{role="all"\} 1/m);
+    // Search-index gauges are read from MySQL at scrape time; merge counters start at 0 so increase() sees the first one.
+    expect(text).to.match(/^# TYPE sev_index_segments gauge$/m);
+    expect(text).to.match(/^# TYPE sev_index_postings gauge$/m);
+    expect(text).to.match(/^sev_index_merges_total\{outcome="failed",role="all"\} \d+$/m);
+    expect(text).to.match(/^sev_index_merge_duration_seconds_count\{role="all"\} \d+$/m);
     expect(text).to.match(/^process_resident_memory_bytes\{role="all"\} /m);
     expect(text).to.match(/^nodejs_eventloop_lag_seconds\{role="all"\} /m);
   });

@@ -5,7 +5,7 @@ import type { CpuPool } from '../pool/pool.js';
 import type { Database } from '../storage/schema.js';
 import { deleteDomain, deleteUrls } from './deletion.repository.js';
 import { retrievePassages } from './retriever.js';
-import { SegmentMerger } from './segment-merger.js';
+import { SegmentMerger, type MergerOptions } from './segment-merger.js';
 import { writeBatch } from './writer.repository.js';
 import type { DocumentIndex, IndexDocumentInput, IndexOutcome, RetrievedPassage, RetrieveOptions } from './types.js';
 
@@ -27,8 +27,8 @@ const RETRIED_ERRORS = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', 'ER_
 export class MysqlDocumentIndex implements DocumentIndex {
   private readonly merger: SegmentMerger;
 
-  constructor(private readonly db: Kysely<Database>, private readonly pool: CpuPool, onMergeError: (error: unknown, mode: KeyMode) => void = () => undefined) {
-    this.merger = new SegmentMerger(db, pool, onMergeError);
+  constructor(private readonly db: Kysely<Database>, private readonly pool: CpuPool, merges: MergerOptions = {}) {
+    this.merger = new SegmentMerger(db, pool, merges);
   }
 
   /** Picks up merges a stopped process left to do (call once when a writing process starts). */

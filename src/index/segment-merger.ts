@@ -13,6 +13,20 @@ const ROWS_PER_READ = 1000;
 /** When another process holds a mode's merge lock, try again after this long. */
 const BUSY_RETRY_MS = 2000;
 
+/** Told of every merge a SegmentMerger runs (for metrics). */
+export interface MergeObserver {
+  /** A merge swapped its segments for the merged one, in this many seconds. */
+  merged(seconds: number): void;
+  /** A merge threw; the error then goes to `onError`. */
+  failed(): void;
+}
+
+export interface MergerOptions {
+  /** Errors of the background work (merges and the clean-up before them); the mode is merged again at its next request. */
+  onError?: (error: unknown, mode: KeyMode) => void;
+  observer?: MergeObserver;
+}
+
 export interface MergePlan {
   segments: Segment[];
   level: number;
@@ -46,7 +60,7 @@ export class SegmentMerger {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly pool: CpuPool,
-    private readonly onError: (error: unknown, mode: KeyMode) => void,
+    private readonly options: MergerOptions = {},
   ) {}
 
   /** Notes that a mode may need merging; the work happens in the background. */
@@ -79,7 +93,7 @@ export class SegmentMerger {
           await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
         }
       } catch (error) {
-        this.onError(error, mode);
+        this.options.onError?.(error, mode);
       }
     }
   }
@@ -95,7 +109,13 @@ export class SegmentMerger {
           await dropSegment(conn, leftover.id);
         }
         for (let plan = planMerge(await segmentsOf(conn, mode, 'active')); plan && !this.closed; plan = planMerge(await segmentsOf(conn, mode, 'active'))) {
-          await this.merge(conn, mode, plan);
+          const started = performance.now();
+          try {
+            if (await this.merge(conn, mode, plan)) this.options.observer?.merged((performance.now() - started) / 1000);
+          } catch (error) {
+            this.options.observer?.failed();
+            throw error;
+          }
         }
         return true;
       } finally {
@@ -104,7 +124,8 @@ export class SegmentMerger {
     });
   }
 
-  private async merge(conn: Kysely<Database>, mode: KeyMode, plan: MergePlan): Promise<void> {
+  /** False when close() stopped it before the swap. */
+  private async merge(conn: Kysely<Database>, mode: KeyMode, plan: MergePlan): Promise<boolean> {
     const first = Math.min(...plan.segments.map((s) => s.firstPassage));
     const last = Math.max(...plan.segments.map((s) => s.lastPassage));
     const live = await livePassages(conn, first, last);
@@ -113,7 +134,7 @@ export class SegmentMerger {
     let written = 0;
     let dropped = 0;
     for (;;) {
-      if (this.closed) return;
+      if (this.closed) return false;
       for (const cursor of cursors) await cursor.fill();
       const open = cursors.filter((c) => c.pending());
       if (open.length === 0) break;
@@ -144,6 +165,7 @@ export class SegmentMerger {
     for (const segment of plan.segments) await dropSegment(conn, segment.id);
     // A merge that left nothing (every passage deleted) leaves no empty segment behind.
     if (written === 0) await dropSegment(conn, target);
+    return true;
   }
 }
 

@@ -95,6 +95,24 @@ export async function segmentsOf(db: Executor, mode: KeyMode, state: IndexSegmen
   }));
 }
 
+export interface SegmentStats {
+  mode: string;
+  level: number;
+  segments: number;
+  postings: number;
+  deadPostings: number;
+}
+
+/** Active segments and their postings per mode and level, across the database: what `/metrics` shows of the index. */
+export async function segmentStats(db: Kysely<Database>): Promise<SegmentStats[]> {
+  const rows = await db.selectFrom('index_segments')
+    .select((eb) => ['mode', 'level', eb.fn.countAll().as('segments'), eb.fn.sum('postings').as('postings'), eb.fn.sum('dead_postings').as('dead_postings')])
+    .where('state', '=', 'active').groupBy(['mode', 'level']).orderBy('mode').orderBy('level').execute();
+  return rows.map((r) => ({
+    mode: r.mode, level: r.level, segments: Number(r.segments), postings: Number(r.postings), deadPostings: Number(r.dead_postings),
+  }));
+}
+
 /**
  * Counts the postings of deleted passages against the segments holding them: what tells the
  * merger a segment is worth rewriting. Segments of a mode cover disjoint passage-id ranges

@@ -2,8 +2,8 @@ import client from 'prom-client';
 
 /**
  * Every Prometheus metric of the service is declared here and nowhere else. Gauges that mirror
- * external state (queue depths, pool use, live workers) are filled in `collect()` at scrape
- * time from the sources a process has, rather than by timers.
+ * external state (queue depths, index segments, pool use, live workers) are filled in
+ * `collect()` at scrape time from the sources a process has, rather than by timers.
  */
 export type Role = 'all' | 'api' | 'worker';
 
@@ -19,13 +19,25 @@ export interface PoolStats {
   threads: number;
 }
 
+/** Active search-index segments of one mode and level, with their postings. */
+export interface IndexSegmentStats {
+  mode: string;
+  level: number;
+  segments: number;
+  postings: number;
+  deadPostings: number;
+}
+
 export interface MetricSources {
   queueDepths?: () => Promise<QueueDepth[]>;
+  indexSegments?: () => Promise<IndexSegmentStats[]>;
   poolStats?: () => PoolStats;
   workersAlive?: () => Promise<number>;
 }
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+/** A merge of a few small segments takes well under a second; one of the top levels, minutes. */
+const MERGE_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800];
 
 export function createMetrics(role: Role, sources: MetricSources = {}) {
   const registry = new client.Registry();
@@ -90,7 +102,21 @@ export function createMetrics(role: Role, sources: MetricSources = {}) {
       buckets: LATENCY_BUCKETS,
       registers: [registry],
     }),
+    indexMerges: new client.Counter({
+      name: 'sev_index_merges_total',
+      help: 'Search-index segment merges run by this process, by outcome (completed, failed)',
+      labelNames: ['outcome'] as const,
+      registers: [registry],
+    }),
+    indexMergeDuration: new client.Histogram({
+      name: 'sev_index_merge_duration_seconds',
+      help: 'Time to merge segments into one (or to rewrite one mostly dead), completed merges only',
+      buckets: MERGE_BUCKETS,
+      registers: [registry],
+    }),
   };
+  // Present from the start, so that increase() over the first failure after a restart is not lost.
+  for (const outcome of ['completed', 'failed']) metrics.indexMerges.inc({ outcome }, 0);
 
   if (sources.queueDepths) {
     const read = sources.queueDepths;
@@ -102,6 +128,42 @@ export function createMetrics(role: Role, sources: MetricSources = {}) {
       async collect() {
         this.reset();
         for (const { queue, state, count } of await read()) this.set({ queue, state }, count);
+      },
+    });
+  }
+  if (sources.indexSegments) {
+    const read = sources.indexSegments;
+    // Both gauges are collected at once: they share one query, so a scrape shows one snapshot.
+    let reading: Promise<IndexSegmentStats[]> | undefined;
+    const stats = () => (reading ??= read().finally(() => { reading = undefined; }));
+    new client.Gauge({
+      name: 'sev_index_segments',
+      help: 'Active search-index segments by mode and level (the same for every process: read from MySQL)',
+      labelNames: ['mode', 'level'] as const,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        for (const { mode, level, segments } of await stats()) this.set({ mode, level }, segments);
+      },
+    });
+    new client.Gauge({
+      name: 'sev_index_postings',
+      help: 'Postings in active search-index segments by mode and kind (live, or dead: of deleted or replaced passages, until a merge drops them)',
+      labelNames: ['mode', 'kind'] as const,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        const byMode = new Map<string, { live: number; dead: number }>();
+        for (const { mode, postings, deadPostings } of await stats()) {
+          const sum = byMode.get(mode) ?? { live: 0, dead: 0 };
+          sum.live += postings - deadPostings;
+          sum.dead += deadPostings;
+          byMode.set(mode, sum);
+        }
+        for (const [mode, { live, dead }] of byMode) {
+          this.set({ mode, kind: 'live' }, live);
+          this.set({ mode, kind: 'dead' }, dead);
+        }
       },
     });
   }
@@ -131,3 +193,16 @@ export function createMetrics(role: Role, sources: MetricSources = {}) {
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/** What the search index's merger reports to (see SegmentMerger). */
+export function indexMergeObserver(metrics: Metrics): { merged(seconds: number): void; failed(): void } {
+  return {
+    merged(seconds) {
+      metrics.indexMerges.inc({ outcome: 'completed' });
+      metrics.indexMergeDuration.observe(seconds);
+    },
+    failed() {
+      metrics.indexMerges.inc({ outcome: 'failed' });
+    },
+  };
+}
