@@ -12,9 +12,10 @@ import type { DocumentIndex, IndexDocumentInput, IndexOutcome, RetrievedPassage,
 /** Documents analysed and written per transaction: bounds lock time and statement size. */
 const BATCH = 500;
 /**
- * Writers of several processes share df rows, so InnoDB may pick one as a deadlock victim; and
- * two may add the same new URL at once, so one hits the unique key. Both simply try again
- * (the second then finds the URL indexed).
+ * Writers and deleters of a mode take turns on its statistics row, but the first ones of a new
+ * mode race to create that row (InnoDB may then pick one as a deadlock victim), and two may add
+ * the same new URL at once, so one hits the unique key. Both simply try again (the second then
+ * finds the URL indexed).
  */
 const ATTEMPTS = 4;
 const RETRIED_ERRORS = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', 'ER_DUP_ENTRY']);
@@ -60,13 +61,14 @@ export class MysqlDocumentIndex implements DocumentIndex {
   }
 
   async deleteByUrls(mode: KeyMode, urls: readonly string[]): Promise<number> {
-    const deleted = await deleteUrls(this.db, mode, urls.map((u) => createHash('sha256').update(u).digest('hex')));
+    const hashes = urls.map((u) => createHash('sha256').update(u).digest('hex'));
+    const deleted = await retryDeadlocks(() => deleteUrls(this.db, mode, hashes));
     this.merger.request(mode);
     return deleted;
   }
 
   async deleteByDomain(mode: KeyMode, domain: string): Promise<number> {
-    const deleted = await deleteDomain(this.db, mode, domain);
+    const deleted = await retryDeadlocks(() => deleteDomain(this.db, mode, domain));
     this.merger.request(mode);
     return deleted;
   }

@@ -31,8 +31,17 @@ export async function retrievePassages(
   if (terms.length === 0) return [];
 
   const termIndex = new Map(terms.map((t, i) => [t.id, i]));
-  const chunks = (await readTermChunks(db, terms.map((t) => t.id))).map((c) => ({ term: termIndex.get(c.termId)!, data: c.data }));
-  const scoring = { idf: terms.map((t) => idf(t.df, stats.passages)), avgdl: stats.totalLength / stats.passages, chunks };
+  const segments: { first: number; last: number }[] = [];
+  const segmentIndex = new Map<number, number>();
+  const chunks = (await readTermChunks(db, terms.map((t) => t.id))).map((c) => {
+    let segment = segmentIndex.get(c.segmentId);
+    if (segment === undefined) {
+      segment = segments.push({ first: c.firstPassage, last: c.lastPassage }) - 1;
+      segmentIndex.set(c.segmentId, segment);
+    }
+    return { term: termIndex.get(c.termId)!, segment, data: c.data };
+  });
+  const scoring = { idf: terms.map((t) => idf(t.df, stats.passages)), avgdl: stats.totalLength / stats.passages, segments, chunks };
   const documents = new Map<number, PassageDocument>();
   for (let want = Math.max(2 * limit, 32); ; want *= 4) {
     const ranked = await pool.run('scoreSegments', { ...scoring, want });

@@ -80,11 +80,13 @@ export async function insertLists(db: Executor, segmentId: number, lists: readon
  * Every stored chunk of the given terms in active segments. One statement, so it reads one
  * consistent snapshot: a merge swapping segments meanwhile is seen entirely or not at all.
  */
-export async function readTermChunks(db: Kysely<Database>, termIds: readonly number[]): Promise<{ termId: number; data: Buffer }[]> {
+export async function readTermChunks(
+  db: Kysely<Database>, termIds: readonly number[],
+): Promise<{ termId: number; segmentId: number; firstPassage: number; lastPassage: number; data: Buffer }[]> {
   if (termIds.length === 0) return [];
   const rows = await db.selectFrom('index_segment_postings as sp').innerJoin('index_segments as s', 's.id', 'sp.segment_id')
-    .select(['sp.term_id', 'sp.data']).where('sp.term_id', 'in', termIds).where('s.state', '=', 'active').execute();
-  return rows.map((r) => ({ termId: Number(r.term_id), data: r.data }));
+    .select(['sp.term_id', 'sp.segment_id', 's.first_passage', 's.last_passage', 'sp.data']).where('sp.term_id', 'in', termIds).where('s.state', '=', 'active').execute();
+  return rows.map((r) => ({ termId: Number(r.term_id), segmentId: Number(r.segment_id), firstPassage: r.first_passage, lastPassage: r.last_passage, data: r.data }));
 }
 
 export async function segmentsOf(db: Executor, mode: KeyMode, state: IndexSegmentsTable['state']): Promise<Segment[]> {

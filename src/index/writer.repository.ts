@@ -132,10 +132,16 @@ async function writeSegment(trx: Transaction<Database>, mode: KeyMode, passages:
   await insertLists(trx, segmentId, batchLists(passages));
 }
 
-/** Creates the mode's statistics row on first use and locks it: the writers' turn (see writeBatch). */
+/**
+ * Locks the mode's statistics row, the writers' turn (see writeBatch), creating it on first use.
+ * Locking comes first: INSERT IGNORE over an existing row takes a shared lock, and two writers
+ * each holding one and asking for the exclusive lock deadlock every time.
+ */
 export async function lockStats(trx: Transaction<Database>, mode: KeyMode): Promise<void> {
+  const lock = () => trx.selectFrom('index_stats').select('mode').where('mode', '=', mode).forUpdate().executeTakeFirst();
+  if (await lock()) return;
   await trx.insertInto('index_stats').values({ mode, passages: 0, total_length: 0 }).ignore().execute();
-  await trx.selectFrom('index_stats').select('mode').where('mode', '=', mode).forUpdate().executeTakeFirstOrThrow();
+  await lock();
 }
 
 export async function addToStats(trx: Transaction<Database>, mode: KeyMode, passages: number, totalLength: number): Promise<void> {

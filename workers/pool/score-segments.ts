@@ -1,12 +1,14 @@
-import { termWeight } from './bm25.js';
-import { decodePostings } from './postings-codec.js';
+import { B, K1 } from './bm25.js';
+import { decodePostingsInto, type PostingColumns } from './postings-codec.js';
 
 export interface ScoreSegmentsInput {
   /** idf of each query term, by its index in the query. */
   idf: number[];
   avgdl: number;
-  /** Stored postings chunks of the query terms (any segments, any order). */
-  chunks: { term: number; data: Uint8Array }[];
+  /** The active segments the chunks come from: a segment's postings lie within its passage-id range. */
+  segments: { first: number; last: number }[];
+  /** Stored postings chunks of the query terms, each with its query term and segment (by index). */
+  chunks: { term: number; segment: number; data: Uint8Array }[];
   /** How many of the best passages to return. */
   want: number;
 }
@@ -19,62 +21,62 @@ export interface ScoreSegmentsOutput {
   matched: number;
 }
 
-/** Above this id span (or far sparser than the postings) scores go into a Map instead of an array. */
-const MAX_DENSE_SPAN = 1 << 25;
-let scratch = new Float64Array(0);
+// Per thread, reused by every query: score totals over a segment's id range, the offsets
+// touched, and decoded postings columns.
+let totals = new Float64Array(0);
+let touched = new Uint32Array(0);
+const columns: PostingColumns = { passages: new Uint32Array(0), tfs: new Uint32Array(0), lengths: new Uint32Array(0) };
 
 /**
- * Pool task: exhaustive BM25 over the query terms' postings, term at a time. A passage's
- * postings all travel in these chunks (tf and length included), so every score is exact with
- * the current corpus statistics, and no passage is looked up one by one.
+ * Pool task: exhaustive BM25 over the query terms' postings, one segment at a time. A passage
+ * lives in exactly one active segment with all its postings (tf and length included), so each
+ * segment's totals are final once its chunks are added up: every score is exact with the
+ * current corpus statistics, and no passage is looked up one by one. The totals are a dense
+ * array over the segment's id range (segments hold consecutive passages), so adding a posting
+ * is an array write rather than a hash-map update.
  */
 export function scoreSegments(input: ScoreSegmentsInput): ScoreSegmentsOutput {
-  const lists = input.chunks.map((chunk) => ({ term: chunk.term, ...decodePostings(chunk.data) }));
-  let postings = 0;
-  let min = Infinity;
-  let max = -Infinity;
-  for (const list of lists) {
-    postings += list.passages.length;
-    if (list.passages.length > 0) {
-      min = Math.min(min, list.passages[0]!);
-      max = Math.max(max, list.passages[list.passages.length - 1]!);
-    }
-  }
-  if (postings === 0) return { passages: [], scores: [], matched: 0 };
-  const span = max - min + 1;
   const top = new TopK(Math.max(1, input.want));
+  const norm = K1 * (1 - B);
+  const slope = (K1 * B) / input.avgdl;
   let matched = 0;
-
-  if (span <= MAX_DENSE_SPAN && span <= Math.max(8 * postings, 1 << 16)) {
-    if (scratch.length < span) scratch = new Float64Array(Math.max(span, scratch.length * 2));
-    const totals = scratch;
-    for (const list of lists) {
-      const idf = input.idf[list.term]!;
-      for (let i = 0; i < list.passages.length; i++) {
-        totals[list.passages[i]! - min]! += idf * termWeight(list.tfs[i]!, list.lengths[i]!, input.avgdl);
+  const bySegment = new Map<number, ScoreSegmentsInput['chunks']>();
+  for (const chunk of input.chunks) {
+    const list = bySegment.get(chunk.segment);
+    if (list) list.push(chunk);
+    else bySegment.set(chunk.segment, [chunk]);
+  }
+  for (const [index, chunks] of bySegment) {
+    const { first, last } = input.segments[index]!;
+    const span = last - first + 1;
+    if (totals.length < span) totals = new Float64Array(span);
+    let distinct = 0;
+    for (const chunk of chunks) {
+      const idf = input.idf[chunk.term]!;
+      const count = decodePostingsInto(chunk.data, columns);
+      if (touched.length < distinct + count) {
+        const grown = new Uint32Array(Math.max(distinct + count, 2 * touched.length));
+        grown.set(touched.subarray(0, distinct));
+        touched = grown;
+      }
+      const { passages, tfs, lengths } = columns;
+      for (let i = 0; i < count; i++) {
+        const offset = passages[i]! - first;
+        if (offset < 0 || offset >= span) throw new RangeError(`posting of passage ${passages[i]} outside its segment's range ${first}..${last}`);
+        const tf = tfs[i]!;
+        // BM25's term weight (bm25.ts) with its constants folded: tf (k1 + 1) / (tf + k1 (1 - b + b length / avgdl)).
+        const weight = (idf * tf * (K1 + 1)) / (tf + norm + slope * lengths[i]!);
+        if (totals[offset] === 0) touched[distinct++] = offset;
+        totals[offset]! += weight;
       }
     }
-    // Every BM25 contribution is positive, so a non-zero total marks a passage not yet offered; zeroing it leaves the scratch clean.
-    for (const list of lists) {
-      for (const passage of list.passages) {
-        const score = totals[passage - min]!;
-        if (score === 0) continue;
-        totals[passage - min] = 0;
-        matched++;
-        top.offer(passage, score);
-      }
+    for (let i = 0; i < distinct; i++) {
+      const offset = touched[i]!;
+      top.offer(first + offset, totals[offset]!);
+      // Leaves the totals zeroed for the next segment and query.
+      totals[offset] = 0;
     }
-  } else {
-    const totals = new Map<number, number>();
-    for (const list of lists) {
-      const idf = input.idf[list.term]!;
-      for (let i = 0; i < list.passages.length; i++) {
-        const passage = list.passages[i]!;
-        totals.set(passage, (totals.get(passage) ?? 0) + idf * termWeight(list.tfs[i]!, list.lengths[i]!, input.avgdl));
-      }
-    }
-    matched = totals.size;
-    for (const [passage, score] of totals) top.offer(passage, score);
+    matched += distinct;
   }
   return { ...top.sorted(), matched };
 }
