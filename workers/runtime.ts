@@ -14,6 +14,8 @@ import type { DocumentIndex } from '../src/index/types.js';
 import { startHeartbeat } from '../src/monitor/worker-registry.js';
 import { createExtractProcessor } from './extract.worker.js';
 import { createIndexProcessor } from './index.worker.js';
+import { startCrawlWorker } from './crawl.worker.js';
+import { HostGate } from '../src/crawl/host-gate.js';
 
 export interface WorkerDeps {
   config: Config;
@@ -41,9 +43,14 @@ export type Processor = (job: Job) => Promise<unknown>;
 /** Starts the BullMQ workers of every queue that has a processor, and the liveness heartbeat. */
 export function startWorkers(deps: WorkerDeps): RunningWorkers {
   const fetchLimit = pLimit(deps.config.fetch.concurrency);
+  const crawl = startCrawlWorker({
+    config: deps.config, pool: deps.pool, db: deps.db, fetchLimit, metrics: deps.metrics, index: deps.index, logger: deps.logger,
+    gate: new HostGate(deps.redis, deps.config.queuePrefix), connection: deps.connection, prefix: deps.config.queuePrefix,
+  });
   const processors: Partial<Record<QueueName, Processor>> = {
     extract: createExtractProcessor({ config: deps.config, pool: deps.pool, db: deps.db, fetchLimit, metrics: deps.metrics, index: deps.index }) as Processor,
     index: createIndexProcessor({ index: deps.index, pool: deps.pool }) as Processor,
+    crawl: crawl.processor as Processor,
   };
 
   const counter = { active: 0 };
@@ -68,11 +75,20 @@ export function startWorkers(deps: WorkerDeps): RunningWorkers {
     async close(deadline) {
       // BullMQ's close() joins an earlier close in progress, so "graceful, then forced" must be
       // decided once: stop fetching, wait for the active jobs up to the deadline, then close.
+      // Crawls run for minutes or hours: they are handed back to the queue rather than awaited.
+      await crawl.stop();
       await Promise.all(workers.map((w) => w.pause(true)));
       while (counter.active > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
       const finished = counter.active === 0;
-      await Promise.all(workers.map((w) => w.close(!finished)));
+      // BullMQ's close can wait forever on a blocking connection that lost Redis (taskforcesh/bullmq#4656):
+      // past the deadline (and a second of grace) the connections are dropped instead.
+      const closed = Promise.all(workers.map((w) => w.close(!finished)));
+      if (!(await settlesBefore(closed, Math.max(deadline, Date.now() + 1000)))) {
+        deps.logger.warn('queue workers did not close in time (Redis unreachable?): dropping their connections');
+        await settlesBefore(Promise.all(workers.map((w) => w.disconnect())), Date.now() + 1000);
+      }
       await heartbeat.stop(true);
+      await crawl.close();
       return finished;
     },
   };
@@ -116,4 +132,15 @@ export function wrapProcessor(
       counter.active--;
     }
   };
+}
+
+/** Whether `promise` settles before `deadline` (epoch ms); a rejection counts as settled. */
+async function settlesBefore(promise: Promise<unknown>, deadline: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => { timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now())); });
+  try {
+    return await Promise.race([promise.then(() => true, () => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -5,6 +5,7 @@ import type { CpuPool } from '../pool/pool.js';
 import type { Database } from '../storage/schema.js';
 import { deleteDomain, deleteUrls } from './deletion.repository.js';
 import { retrievePassages } from './retriever.js';
+import { withDeadlockRetry } from '../storage/deadlock-retry.js';
 import { SegmentMerger, type MergerOptions } from './segment-merger.js';
 import { writeBatch } from './writer.repository.js';
 import type { DocumentIndex, IndexDocumentInput, IndexOutcome, RetrievedPassage, RetrieveOptions } from './types.js';
@@ -13,12 +14,11 @@ import type { DocumentIndex, IndexDocumentInput, IndexOutcome, RetrievedPassage,
 const BATCH = 500;
 /**
  * Writers and deleters of a mode take turns on its statistics row, but the first ones of a new
- * mode race to create that row (InnoDB may then pick one as a deadlock victim), and two may add
- * the same new URL at once, so one hits the unique key. Both simply try again (the second then
- * finds the URL indexed).
+ * mode race to create that row (InnoDB may then pick one as a deadlock victim: retried), and
+ * two may add the same new URL at once, so one hits the unique key: a second run finds the URL
+ * indexed.
  */
-const ATTEMPTS = 4;
-const RETRIED_ERRORS = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', 'ER_DUP_ENTRY']);
+const NEW_URL_RACE = ['ER_DUP_ENTRY'];
 
 /**
  * The index in MySQL (migrations 20261121T2330 and 20261122T0100): documents, passages and term
@@ -54,7 +54,7 @@ export class MysqlDocumentIndex implements DocumentIndex {
       const prepared = await this.pool.run('prepareDocuments', {
         documents: batch.map((d) => ({ title: d.title, text: d.text, language: d.language })),
       });
-      outcomes.push(...await retryDeadlocks(() => writeBatch(this.db, mode, batch, prepared)));
+      outcomes.push(...await withDeadlockRetry(() => writeBatch(this.db, mode, batch, prepared), NEW_URL_RACE));
       this.merger.request(mode);
     }
     return outcomes;
@@ -62,30 +62,18 @@ export class MysqlDocumentIndex implements DocumentIndex {
 
   async deleteByUrls(mode: KeyMode, urls: readonly string[]): Promise<number> {
     const hashes = urls.map((u) => createHash('sha256').update(u).digest('hex'));
-    const deleted = await retryDeadlocks(() => deleteUrls(this.db, mode, hashes));
+    const deleted = await withDeadlockRetry(() => deleteUrls(this.db, mode, hashes));
     this.merger.request(mode);
     return deleted;
   }
 
   async deleteByDomain(mode: KeyMode, domain: string): Promise<number> {
-    const deleted = await retryDeadlocks(() => deleteDomain(this.db, mode, domain));
+    const deleted = await withDeadlockRetry(() => deleteDomain(this.db, mode, domain));
     this.merger.request(mode);
     return deleted;
   }
 
   retrieve(mode: KeyMode, query: string, options: RetrieveOptions): Promise<RetrievedPassage[]> {
     return retrievePassages(this.db, this.pool, mode, query, options);
-  }
-}
-
-async function retryDeadlocks<T>(write: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await write();
-    } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (attempt >= ATTEMPTS || !RETRIED_ERRORS.has(code ?? '')) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20 * attempt * Math.random()));
-    }
   }
 }

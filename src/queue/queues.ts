@@ -1,6 +1,6 @@
 import { Queue, QueueEvents, type ConnectionOptions, type JobsOptions } from 'bullmq';
 
-export const QUEUE_NAMES = ['search', 'extract', 'validate', 'index'] as const;
+export const QUEUE_NAMES = ['search', 'extract', 'validate', 'index', 'crawl'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 /** What every job carries: the request that caused it, so logs and results join up. */
@@ -34,7 +34,7 @@ export function createQueues(connection: ConnectionOptions, prefix: string): Que
     queue.setMaxListeners(0);
     return queue;
   };
-  return { search: make('search'), extract: make('extract'), validate: make('validate'), index: make('index') };
+  return { search: make('search'), extract: make('extract'), validate: make('validate'), index: make('index'), crawl: make('crawl') };
 }
 
 export function createQueueEvents(connection: ConnectionOptions, prefix: string): QueueEventsByName {
@@ -44,7 +44,7 @@ export function createQueueEvents(connection: ConnectionOptions, prefix: string)
     events.setMaxListeners(0);
     return events;
   };
-  return { search: make('search'), extract: make('extract'), validate: make('validate'), index: make('index') };
+  return { search: make('search'), extract: make('extract'), validate: make('validate'), index: make('index'), crawl: make('crawl') };
 }
 
 const COUNTED_STATES = ['waiting', 'active', 'delayed', 'failed', 'completed'] as const;

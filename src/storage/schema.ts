@@ -16,6 +16,8 @@ export interface Database {
   index_segments: IndexSegmentsTable;
   index_segment_postings: IndexSegmentPostingsTable;
   index_stats: IndexStatsTable;
+  crawls: CrawlsTable;
+  crawl_pages: CrawlPagesTable;
 }
 
 export interface ExtractionsTable {
@@ -190,4 +192,50 @@ export interface IndexStatsTable {
   mode: string;
   passages: number;
   total_length: number;
+}
+
+/** Crawls (src/crawl/): one row per POST /v1/crawl, with the lease of the worker driving it. */
+export interface CrawlsTable {
+  id: string;
+  account_id: string | null;
+  principal_id: string | null;
+  mode: string;
+  request_id: string;
+  state: string;
+  /** The validated request, JSON. */
+  options: string;
+  max_pages: number;
+  pages_admitted: ColumnType<number, number | undefined, number>;
+  robots_skipped: ColumnType<number, number | undefined, number>;
+  limit_reached: ColumnType<number, number | undefined, number>;
+  seeded: ColumnType<number, number | undefined, number>;
+  lease_epoch: ColumnType<number, number | undefined, number>;
+  lease_owner: string | null;
+  lease_until: Date | null;
+  stopped_reason: string | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+  updated_at: Date;
+}
+
+/** A crawl's frontier and its outcome per URL. */
+export interface CrawlPagesTable {
+  id: Generated<number>;
+  crawl_id: string;
+  url: string;
+  url_hash: string;
+  host: string;
+  depth: number;
+  state: string;
+  attempts: ColumnType<number, number | undefined, number>;
+  lease_owner: string | null;
+  final_url: string | null;
+  http_status: number | null;
+  index_status: string | null;
+  error_code: string | null;
+  reason: string | null;
+  finished_at: Date | null;
 }

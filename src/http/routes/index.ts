@@ -4,6 +4,7 @@ import { getHealth } from './get-health.js';
 import { postExtract } from './post-extract.js';
 import { deleteIndexDocuments, postIndexDocuments } from './index-documents.js';
 import { getIndexJob } from './index-jobs.js';
+import { deleteCrawl, getCrawl, postCrawl } from './crawls.js';
 import { getLivez, getMetrics, getReadyz } from './probes.js';
 import type { Route } from './route.js';
 import { createKey, getKey, getKeyUsage, listKeys, revokeKey, rotateKey, whoami } from './auth-keys.js';
@@ -28,6 +29,7 @@ const getOpenApi: Route = {
 export const ROUTES: readonly Route[] = [
   postExtract,
   postIndexDocuments, deleteIndexDocuments, getIndexJob,
+  postCrawl, getCrawl, deleteCrawl,
   getHealth,
   whoami, createKey, listKeys, getKey, rotateKey, revokeKey, getKeyUsage,
   createServiceAccount, listServiceAccounts,

@@ -1,0 +1,145 @@
+/**
+ * One page of a crawl through the extraction stages: the guarded fetch (robots.txt obeyed on
+ * every hop, inside the host's politeness slot), charset decoding, cleaning in the pool, then
+ * one call to the DocumentIndex. Links come from the raw HTML, so navigation is followed too.
+ * Nothing is stored in `extractions`: a crawl's destination is the index.
+ */
+import type { LimitFunction } from 'p-limit';
+import type { Config } from '../config.js';
+import { ApiError } from '../http/errors.js';
+import type { Metrics } from '../metrics/metrics.js';
+import { TaskTimeoutError, type CpuPool } from '../pool/pool.js';
+import type { IndexWriter } from './index-writer.js';
+import type { KeyMode } from '../auth/keys.repository.js';
+import { fetchPage, type FetchedPage } from '../fetch/fetch-page.js';
+import { decodeBody } from '../extract/decode-body.js';
+import type { PageOutcome } from './crawl.repository.js';
+import { pageLinks, robotsHeader } from './page-links.js';
+
+/** One deadline per page fetch (robots.txt, redirects, body), as POST /v1/extract's default. */
+export const PAGE_TIMEOUT_MS = 15_000;
+
+export interface PageDeps {
+  config: Config;
+  pool: CpuPool;
+  index: IndexWriter;
+  /** The process-wide cap on outbound requests (FETCH_CONCURRENCY). */
+  fetchLimit: LimitFunction;
+  metrics?: Metrics;
+}
+
+export interface FetchContext {
+  /** Cancels the fetch (crawl cancelled, lease lost, worker shutting down). */
+  signal: AbortSignal;
+  /** Runs the fetch in the host's politeness slot. */
+  politely: <T>(fetch: () => Promise<T>) => Promise<T>;
+}
+
+export interface ProcessContext {
+  /** The index the page goes to. */
+  mode: KeyMode;
+  /** Whether a URL a redirect led to is still the crawl's, and not already in its frontier on its own. */
+  redirectTarget: (finalUrl: string) => Promise<'crawl' | 'out-of-scope' | 'known'>;
+}
+
+export interface CrawledPage {
+  outcome: PageOutcome;
+  /** Absolute URLs to consider for the frontier. */
+  links: string[];
+}
+
+/**
+ * The fetch, in the host's politeness slot: the page, or the outcome of a page that could not be had.
+ * @throws the signal's reason when the crawl is stopped.
+ */
+export async function fetchForCrawl(deps: PageDeps, context: FetchContext, url: string): Promise<FetchedPage | CrawledPage> {
+  try {
+    const page = await context.politely(() => fetchPage(url, {
+      timeoutMs: PAGE_TIMEOUT_MS,
+      maxBytes: deps.config.fetch.maxBytes,
+      maxRedirects: deps.config.fetch.maxRedirects,
+      userAgent: deps.config.fetch.userAgent,
+      allowedCidrs: deps.config.fetch.allowedCidrs,
+      perHostConcurrency: deps.config.fetch.perHostConcurrency,
+      respectRobots: true,
+      processSlots: deps.fetchLimit,
+      signal: context.signal,
+    }));
+    deps.metrics?.fetches.inc({ outcome: 'ok' });
+    return page;
+  } catch (error) {
+    if (context.signal.aborted) throw context.signal.reason;
+    deps.metrics?.fetches.inc({ outcome: error instanceof ApiError ? error.code : 'error' });
+    return { outcome: failure(error), links: [] };
+  }
+}
+
+/**
+ * A fetched page through cleaning into the index (once), with the links to follow. Runs outside
+ * the politeness slot, so the host's next fetch need not wait for it.
+ */
+export async function processPage(deps: PageDeps, context: ProcessContext, url: string, page: FetchedPage): Promise<CrawledPage> {
+  const finalUrl = page.finalUrl;
+  if (finalUrl !== url) {
+    const target = await context.redirectTarget(finalUrl);
+    if (target === 'out-of-scope') return fetched(page, `redirected outside the crawl's domains: ${finalUrl}`);
+    // The target is crawled as itself; indexing it here too would index one page twice.
+    if (target === 'known') return fetched(page, `redirected to ${finalUrl}, crawled on its own`);
+  }
+
+  const html = decodeBody(page.body, page.charset);
+  const header = robotsHeader(page.headers['x-robots-tag']);
+  const found = page.kind === 'html' ? pageLinks(html, finalUrl) : { links: [], noindex: false, nofollow: false };
+  const links = header.nofollow ? [] : found.links;
+  if (header.noindex || found.noindex) return { outcome: fetchedOutcome(page, 'noindex'), links };
+
+  let cleaned;
+  try {
+    cleaned = await deps.pool.run('cleanHtml', { html, url: finalUrl, kind: page.kind, format: 'text', clean: true, preserveFormatting: false });
+  } catch (error) {
+    if (!(error instanceof TaskTimeoutError)) throw error;
+    return { outcome: { state: 'failed', finalUrl, httpStatus: page.status, errorCode: 'EXTRACTION_FAILED', reason: 'page too complex: processing time limit reached' }, links };
+  }
+  if (cleaned.text.trim() === '' || cleaned.quality === 0) return { outcome: fetchedOutcome(page, 'no main content found'), links };
+
+  const meta = cleaned.metadata;
+  const [result] = await deps.index.indexDocuments(context.mode, [{
+    url: finalUrl,
+    title: meta.title,
+    text: cleaned.text,
+    language: meta.language,
+    author: meta.author,
+    publishedAt: instant(meta.publishedDate),
+    fetchedAt: new Date(),
+    countryHint: null,
+    authority: null,
+  }]);
+  return { outcome: { state: 'indexed', finalUrl, httpStatus: page.status, indexStatus: result?.status ?? null }, links };
+}
+
+function fetched(page: FetchedPage, reason: string): CrawledPage {
+  return { outcome: fetchedOutcome(page, reason), links: [] };
+}
+
+function fetchedOutcome(page: FetchedPage, reason: string): PageOutcome {
+  return { state: 'fetched', finalUrl: page.finalUrl, httpStatus: page.status, reason };
+}
+
+/**
+ * A fetch that failed: robots.txt refusing a redirect target is counted as a robots skip, not an
+ * error. An unexpected exception fails the page, not the crawl.
+ */
+function failure(error: unknown): PageOutcome {
+  if (!(error instanceof ApiError)) return { state: 'failed', errorCode: 'INTERNAL_SERVER_ERROR', reason: error instanceof Error ? error.message : String(error) };
+  const reason = typeof error.details?.reason === 'string' ? error.details.reason : error.message;
+  if (error.code === 'EXTRACTION_FAILED' && reason === 'blocked by robots.txt') return { state: 'robots', reason: 'disallowed by robots.txt' };
+  const status = error.details?.http_status;
+  return { state: 'failed', errorCode: error.code, reason, httpStatus: typeof status === 'number' ? status : null };
+}
+
+/** A page's publication date as an instant; a date-only value is midnight UTC of that day. */
+function instant(published: string | null): Date | null {
+  if (!published) return null;
+  const date = new Date(published);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
