@@ -242,19 +242,25 @@ describe('search index (MySQL)', function () {
     expect(await storage.db.selectFrom('index_segment_postings').select('term_id').where('segment_id', '=', leftover).execute()).to.deep.equal([]);
   });
 
-  it('returns exactly the exhaustive BM25 top 10', async () => {
+  it('returns exactly the exhaustive BM25 top 10, scored by one thread or split over both', async () => {
     const mode = `e${RUN}` as KeyMode;
+    // Every query's segments split over the pool's two threads, however small.
+    const splitting = new MysqlDocumentIndex(storage.db, pool, {}, { splitBytes: 0 });
     const corpus = syntheticCorpus(400);
     try {
-      await index.indexDocuments(mode, corpus);
+      // Eight writes, eight segments (fewer than a merge takes), for the split to spread.
+      for (let i = 0; i < corpus.length; i += 50) await index.indexDocuments(mode, corpus.slice(i, i + 50));
+      expect(await activeSegments(mode)).to.have.length(8);
       await dfIsConsistent(mode);
       const random = prng(7);
       for (let q = 0; q < 25; q++) {
         const query = Array.from({ length: 2 + Math.floor(random() * 5) }, () => `w${Math.floor(400 * random() ** 2).toString(36)}`);
         const expected = exhaustiveTop(corpus, query.join(' '), 10);
-        const actual = await index.retrieve(mode, query.join(' '), { limit: 10 });
-        expect(actual.map((h) => [h.url, h.text]), query.join(' ')).to.deep.equal(expected.map((e) => [e.url, e.text]));
-        actual.forEach((hit, i) => expect(hit.score).to.be.closeTo(expected[i]!.score, 1e-9));
+        for (const reader of [index, splitting]) {
+          const actual = await reader.retrieve(mode, query.join(' '), { limit: 10 });
+          expect(actual.map((h) => [h.url, h.text]), query.join(' ')).to.deep.equal(expected.map((e) => [e.url, e.text]));
+          actual.forEach((hit, i) => expect(hit.score).to.be.closeTo(expected[i]!.score, 1e-9));
+        }
       }
     } finally {
       await index.deleteByDomain(mode, `exact-${RUN}.test`);

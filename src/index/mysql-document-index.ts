@@ -4,7 +4,7 @@ import type { KeyMode } from '../auth/keys.repository.js';
 import type { CpuPool } from '../pool/pool.js';
 import type { Database } from '../storage/schema.js';
 import { deleteDomain, deleteUrls } from './deletion.repository.js';
-import { retrievePassages } from './retriever.js';
+import { DEFAULT_TUNING, retrievePassages, type ScoringTuning } from './retriever.js';
 import { withDeadlockRetry } from '../storage/deadlock-retry.js';
 import { SegmentMerger, type MergerOptions } from './segment-merger.js';
 import { writeBatch } from './writer.repository.js';
@@ -28,7 +28,9 @@ const NEW_URL_RACE = ['ER_DUP_ENTRY'];
 export class MysqlDocumentIndex implements DocumentIndex {
   private readonly merger: SegmentMerger;
 
-  constructor(private readonly db: Kysely<Database>, private readonly pool: CpuPool, merges: MergerOptions = {}) {
+  constructor(
+    private readonly db: Kysely<Database>, private readonly pool: CpuPool, merges: MergerOptions = {}, private readonly tuning: ScoringTuning = DEFAULT_TUNING,
+  ) {
     this.merger = new SegmentMerger(db, pool, merges);
   }
 
@@ -74,6 +76,6 @@ export class MysqlDocumentIndex implements DocumentIndex {
   }
 
   retrieve(mode: KeyMode, query: string, options: RetrieveOptions): Promise<RetrievedPassage[]> {
-    return retrievePassages(this.db, this.pool, mode, query, options);
+    return retrievePassages(this.db, this.pool, mode, query, options, this.tuning);
   }
 }

@@ -21,7 +21,7 @@ const MAX_LIMIT = 1000;
  * a longer ranking of the same postings.
  */
 export async function retrievePassages(
-  db: Kysely<Database>, pool: CpuPool, mode: KeyMode, query: string, options: RetrieveOptions,
+  db: Kysely<Database>, pool: CpuPool, mode: KeyMode, query: string, options: RetrieveOptions, tuning: ScoringTuning = DEFAULT_TUNING,
 ): Promise<RetrievedPassage[]> {
   const limit = Math.max(1, Math.min(Math.floor(options.limit), MAX_LIMIT));
   const stats = await readStats(db, mode);
@@ -41,13 +41,55 @@ export async function retrievePassages(
     }
     return { term: termIndex.get(c.termId)!, segment, data: c.data };
   });
-  const scoring = { idf: terms.map((t) => idf(t.df, stats.passages)), avgdl: stats.totalLength / stats.passages, segments, chunks };
+  const parts = splitBySegment(chunks, pool.size, tuning.splitBytes).map((part) => ({ idf: terms.map((t) => idf(t.df, stats.passages)), avgdl: stats.totalLength / stats.passages, segments, chunks: part }));
   const documents = new Map<number, PassageDocument>();
   for (let want = Math.max(2 * limit, 32); ; want *= 4) {
-    const ranked = await pool.run('scoreSegments', { ...scoring, want });
+    const ranked = mergeRankings(await Promise.all(parts.map((part) => pool.run('scoreSegments', { ...part, want }))), want);
     const accepted = await acceptInOrder(db, ranked, documents, options, limit);
     if (accepted.length === limit || ranked.passages.length < want) return present(db, accepted);
   }
+}
+
+export interface ScoringTuning {
+  /** Below this many bytes of postings a query is scored by one thread: splitting would cost more than it saves. */
+  splitBytes: number;
+}
+
+export const DEFAULT_TUNING: ScoringTuning = { splitBytes: 512 * 1024 };
+
+/**
+ * A large query's segments spread over the pool's threads (a segment's chunks stay together:
+ * its totals must see all of them), each part about the same number of bytes, so one query
+ * uses every core when the service is not busy.
+ */
+function splitBySegment<T extends { segment: number; data: Uint8Array }>(chunks: T[], threads: number, splitBytes: number): T[][] {
+  const bySegment = new Map<number, { chunks: T[]; bytes: number }>();
+  let total = 0;
+  for (const chunk of chunks) {
+    const entry = bySegment.get(chunk.segment) ?? { chunks: [], bytes: 0 };
+    entry.chunks.push(chunk);
+    entry.bytes += chunk.data.byteLength;
+    bySegment.set(chunk.segment, entry);
+    total += chunk.data.byteLength;
+  }
+  const count = total < splitBytes ? 1 : Math.max(1, Math.min(threads, bySegment.size));
+  const parts = Array.from({ length: count }, () => ({ chunks: [] as T[], bytes: 0 }));
+  // Largest segments first, each to the lightest part so far.
+  for (const entry of [...bySegment.values()].sort((a, b) => b.bytes - a.bytes)) {
+    const lightest = parts.reduce((min, part) => (part.bytes < min.bytes ? part : min));
+    lightest.chunks.push(...entry.chunks);
+    lightest.bytes += entry.bytes;
+  }
+  return parts.map((p) => p.chunks);
+}
+
+/** The best `want` of several parts' rankings, in the scoring task's order (score, then lower id). */
+function mergeRankings(rankings: ScoreSegmentsOutput[], want: number): ScoreSegmentsOutput {
+  if (rankings.length === 1) return rankings[0]!;
+  const all = rankings.flatMap((r) => r.passages.map((passage, i) => ({ passage, score: r.scores[i]! })));
+  all.sort((a, b) => b.score - a.score || a.passage - b.passage);
+  const best = all.slice(0, want);
+  return { passages: best.map((e) => e.passage), scores: best.map((e) => e.score), matched: rankings.reduce((sum, r) => sum + r.matched, 0) };
 }
 
 interface Accepted {

@@ -15,6 +15,8 @@ interface PoolTasks {
 }
 
 export interface CpuPool {
+  /** Threads the pool runs at most: how many parts one large task may usefully be split into. */
+  readonly size: number;
   run<K extends keyof PoolTasks>(task: K, input: PoolTasks[K]['input']): Promise<PoolTasks[K]['output']>;
   stats(): PoolStats;
   close(): Promise<void>;
@@ -47,6 +49,7 @@ export function createCpuPool(options: { threads: number; taskTimeoutMs: number;
     resourceLimits: { maxOldGenerationSizeMb: 1024 },
   });
   return {
+    size: options.threads,
     async run(task, input) {
       const stop = options.metrics?.poolTaskDuration.startTimer({ task });
       try {
