@@ -134,7 +134,7 @@ describe('search index metrics', function () {
         // Ten level-0 segments with a posting each: the merge reaches the pool, and fails there.
         for (let i = 1; i <= 10; i++) {
           const segment = await createSegment(storage.db, mode, { level: 0, state: 'active', postings: 1, firstPassage: i, lastPassage: i });
-          await insertLists(storage.db, segment, [{ termId: 1, chunks: [encodePostings([i], [1], [10])] }]);
+          await insertLists(storage.db, segment, [{ termId: 1, chunks: [{ block: 0, data: encodePostings([i], [1], [10]) }] }]);
         }
         await broken.settle(mode);
         const text = await metrics.registry.metrics();

@@ -235,7 +235,7 @@ describe('search index (MySQL)', function () {
     const before = await index.retrieve(MODE_A, 'otters', { limit: 10 });
     // What a merge killed half-way leaves: a building segment repeating the passage's posting.
     const leftover = await createSegment(storage.db, MODE_A, { level: 1, state: 'building', postings: 1, firstPassage: passage.id, lastPassage: passage.id });
-    await insertLists(storage.db, leftover, [{ termId: term.id, chunks: [encodePostings([passage.id], [50], [passage.length])] }]);
+    await insertLists(storage.db, leftover, [{ termId: term.id, chunks: [{ block: 0, data: encodePostings([passage.id], [50], [passage.length]) }] }]);
     expect(await index.retrieve(MODE_A, 'otters', { limit: 10 })).to.deep.equal(before);
     await index.settle(MODE_A);
     expect(await storage.db.selectFrom('index_segments').select('id').where('id', '=', leftover).execute()).to.deep.equal([]);

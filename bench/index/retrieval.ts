@@ -85,10 +85,14 @@ async function indexAll(documents: IndexDocumentInput[]): Promise<{ passages: nu
 
 /**
  * Distractor documents made by recombining SciFact sentences with a seeded generator: real
- * scientific vocabulary and length statistics, no real document, the same every run.
+ * scientific vocabulary and length statistics, no real document, the same every run. Sentences
+ * of documents judged relevant to a query are left out: a distractor repeating one would be
+ * relevant text the judgments do not know about, and would count as a ranking error when it
+ * rightly ranks high (with them in, the million-passage run lost 0.014 nDCG@10 that way).
  */
 async function indexSynthetic(source: SciFactDocument[], target: number): Promise<{ passages: number; documents: number; seconds: number }> {
-  const sentences = source.flatMap((d) => d.sentences);
+  const judged = new Set([...qrels.values()].flatMap((relevant) => [...relevant.keys()]));
+  const sentences = source.filter((d) => !judged.has(d.id)).flatMap((d) => d.sentences);
   const random = prng(20261121);
   const started = performance.now();
   let passages = 0;

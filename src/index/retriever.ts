@@ -31,17 +31,17 @@ export async function retrievePassages(
   if (terms.length === 0) return [];
 
   const termIndex = new Map(terms.map((t, i) => [t.id, i]));
-  const segments: { first: number; last: number }[] = [];
+  const segments: { first: number }[] = [];
   const segmentIndex = new Map<number, number>();
   const chunks = (await readTermChunks(db, terms.map((t) => t.id))).map((c) => {
     let segment = segmentIndex.get(c.segmentId);
     if (segment === undefined) {
-      segment = segments.push({ first: c.firstPassage, last: c.lastPassage }) - 1;
+      segment = segments.push({ first: c.firstPassage }) - 1;
       segmentIndex.set(c.segmentId, segment);
     }
-    return { term: termIndex.get(c.termId)!, segment, data: c.data };
+    return { term: termIndex.get(c.termId)!, segment, block: c.block, data: c.data };
   });
-  const parts = splitBySegment(chunks, pool.size, tuning.splitBytes).map((part) => ({ idf: terms.map((t) => idf(t.df, stats.passages)), avgdl: stats.totalLength / stats.passages, segments, chunks: part }));
+  const parts = splitByBlock(chunks, pool.size, tuning.splitBytes).map((part) => ({ idf: terms.map((t) => idf(t.df, stats.passages)), avgdl: stats.totalLength / stats.passages, segments, chunks: part }));
   const documents = new Map<number, PassageDocument>();
   for (let want = Math.max(2 * limit, 32); ; want *= 4) {
     const ranked = mergeRankings(await Promise.all(parts.map((part) => pool.run('scoreSegments', { ...part, want }))), want);
@@ -58,24 +58,25 @@ export interface ScoringTuning {
 export const DEFAULT_TUNING: ScoringTuning = { splitBytes: 512 * 1024 };
 
 /**
- * A large query's segments spread over the pool's threads (a segment's chunks stay together:
- * its totals must see all of them), each part about the same number of bytes, so one query
- * uses every core when the service is not busy.
+ * A large query's blocks spread over the pool's threads (a block's chunks stay together: its
+ * totals must see all of them), each part about the same number of bytes, so one query uses
+ * every core when the service is not busy.
  */
-function splitBySegment<T extends { segment: number; data: Uint8Array }>(chunks: T[], threads: number, splitBytes: number): T[][] {
-  const bySegment = new Map<number, { chunks: T[]; bytes: number }>();
+function splitByBlock<T extends { segment: number; block: number; data: Uint8Array }>(chunks: T[], threads: number, splitBytes: number): T[][] {
+  const byBlock = new Map<string, { chunks: T[]; bytes: number }>();
   let total = 0;
   for (const chunk of chunks) {
-    const entry = bySegment.get(chunk.segment) ?? { chunks: [], bytes: 0 };
+    const key = `${chunk.segment}:${chunk.block}`;
+    const entry = byBlock.get(key) ?? { chunks: [], bytes: 0 };
     entry.chunks.push(chunk);
     entry.bytes += chunk.data.byteLength;
-    bySegment.set(chunk.segment, entry);
+    byBlock.set(key, entry);
     total += chunk.data.byteLength;
   }
-  const count = total < splitBytes ? 1 : Math.max(1, Math.min(threads, bySegment.size));
+  const count = total < splitBytes ? 1 : Math.max(1, Math.min(threads, byBlock.size));
   const parts = Array.from({ length: count }, () => ({ chunks: [] as T[], bytes: 0 }));
-  // Largest segments first, each to the lightest part so far.
-  for (const entry of [...bySegment.values()].sort((a, b) => b.bytes - a.bytes)) {
+  // Largest blocks first, each to the lightest part so far.
+  for (const entry of [...byBlock.values()].sort((a, b) => b.bytes - a.bytes)) {
     const lightest = parts.reduce((min, part) => (part.bytes < min.bytes ? part : min));
     lightest.chunks.push(...entry.chunks);
     lightest.bytes += entry.bytes;

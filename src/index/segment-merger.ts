@@ -149,7 +149,7 @@ export class SegmentMerger {
         }
       }
       const merged = await this.pool.run('mergePostings', {
-        lists: [...lists.entries()].sort((a, b) => a[0] - b[0]).map(([termId, chunks]) => ({ termId, chunks })), liveFrom: first, live,
+        lists: [...lists.entries()].sort((a, b) => a[0] - b[0]).map(([termId, chunks]) => ({ termId, chunks })), first, live,
       });
       await insertLists(conn, target, merged.lists);
       written += merged.written;
@@ -210,8 +210,8 @@ class ListCursor {
       // The page may end inside the last term's chunks: that term is read whole next time.
       const cut = rows[rows.length - 1]!.termId;
       rows = rows.filter((r) => r.termId !== cut);
-      // Only a term with more than ROWS_PER_READ chunks (over 100 million postings in one segment) could fill a page alone.
-      if (rows.length === 0) throw new Error(`term ${cut} of segment ${this.segmentId} has more chunks than a merge reads at once`);
+      // Only a term with more than ROWS_PER_READ blocks (a segment of over 32 million passages) could fill a page alone.
+      if (rows.length === 0) throw new Error(`term ${cut} of segment ${this.segmentId} has more blocks than a merge reads at once`);
     }
     this.rows = rows;
     if (rows.length > 0) this.after = rows[rows.length - 1]!.termId;

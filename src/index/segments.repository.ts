@@ -1,8 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { KeyMode } from '../auth/keys.repository.js';
 import type { Database, IndexSegmentPostingsTable, IndexSegmentsTable } from '../storage/schema.js';
-import { CHUNK_POSTINGS } from '../../workers/pool/merge-postings.js';
-import { encodePostings } from '../../workers/pool/postings-codec.js';
+import { encodeBlocks, type StoredBlock } from '../../workers/pool/postings-codec.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -12,7 +11,8 @@ const BYTES_PER_INSERT = 4 * 2 ** 20;
 
 export interface SegmentList {
   termId: number;
-  chunks: Uint8Array[];
+  /** Stored as rows whose `chunk` is the block number (postings-codec.ts). */
+  chunks: StoredBlock[];
 }
 
 export interface Segment {
@@ -39,13 +39,9 @@ export function batchLists(passages: readonly { id: number; length: number; term
       list.lengths.push(passage.length);
     });
   }
-  return [...byTerm.entries()].sort((a, b) => a[0] - b[0]).map(([termId, list]) => {
-    const chunks: Uint8Array[] = [];
-    for (let from = 0; from < list.passages.length; from += CHUNK_POSTINGS) {
-      chunks.push(encodePostings(list.passages, list.tfs, list.lengths, from, Math.min(list.passages.length, from + CHUNK_POSTINGS)));
-    }
-    return { termId, chunks };
-  });
+  const first = passages[0]?.id ?? 0;
+  return [...byTerm.entries()].sort((a, b) => a[0] - b[0])
+    .map(([termId, list]) => ({ termId, chunks: encodeBlocks(list.passages, list.tfs, list.lengths, list.passages.length, first) }));
 }
 
 export async function createSegment(
@@ -67,8 +63,8 @@ export async function insertLists(db: Executor, segmentId: number, lists: readon
     bytes = 0;
   };
   for (const list of lists) {
-    for (const [chunk, data] of list.chunks.entries()) {
-      rows.push({ segment_id: segmentId, term_id: list.termId, chunk, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength) });
+    for (const { block, data } of list.chunks) {
+      rows.push({ segment_id: segmentId, term_id: list.termId, chunk: block, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength) });
       bytes += data.byteLength;
       if (rows.length >= LISTS_PER_INSERT || bytes >= BYTES_PER_INSERT) await flush();
     }
@@ -82,11 +78,14 @@ export async function insertLists(db: Executor, segmentId: number, lists: readon
  */
 export async function readTermChunks(
   db: Kysely<Database>, termIds: readonly number[],
-): Promise<{ termId: number; segmentId: number; firstPassage: number; lastPassage: number; data: Buffer }[]> {
+): Promise<{ termId: number; segmentId: number; block: number; firstPassage: number; lastPassage: number; data: Buffer }[]> {
   if (termIds.length === 0) return [];
   const rows = await db.selectFrom('index_segment_postings as sp').innerJoin('index_segments as s', 's.id', 'sp.segment_id')
-    .select(['sp.term_id', 'sp.segment_id', 's.first_passage', 's.last_passage', 'sp.data']).where('sp.term_id', 'in', termIds).where('s.state', '=', 'active').execute();
-  return rows.map((r) => ({ termId: Number(r.term_id), segmentId: Number(r.segment_id), firstPassage: r.first_passage, lastPassage: r.last_passage, data: r.data }));
+    .select(['sp.term_id', 'sp.segment_id', 'sp.chunk', 's.first_passage', 's.last_passage', 'sp.data'])
+    .where('sp.term_id', 'in', termIds).where('s.state', '=', 'active').execute();
+  return rows.map((r) => ({
+    termId: Number(r.term_id), segmentId: Number(r.segment_id), block: r.chunk, firstPassage: r.first_passage, lastPassage: r.last_passage, data: r.data,
+  }));
 }
 
 export async function segmentsOf(db: Executor, mode: KeyMode, state: IndexSegmentsTable['state']): Promise<Segment[]> {

@@ -1,18 +1,16 @@
-import { decodePostings, encodePostings } from './postings-codec.js';
-
-/** Postings per stored chunk: keeps a row far below max_allowed_packet and MEDIUMBLOB's 16 MB. */
-export const CHUNK_POSTINGS = 131_072;
+import { decodePostings, encodeBlocks, type StoredBlock } from './postings-codec.js';
 
 export interface MergePostingsInput {
-  /** Each term's chunks from the segments being merged. */
+  /** Each term's stored blocks from the segments being merged, oldest segment first. */
   lists: { termId: number; chunks: Uint8Array[] }[];
-  /** Passages still indexed: bit i of `live` stands for passage id liveFrom + i. */
-  liveFrom: number;
+  /** The merged segment's first passage: its blocks count from there, and bit i of `live` stands for passage first + i. */
+  first: number;
+  /** Passages still indexed. */
   live: Uint8Array;
 }
 
 export interface MergePostingsOutput {
-  lists: { termId: number; chunks: Uint8Array[] }[];
+  lists: { termId: number; chunks: StoredBlock[] }[];
   /** Postings written, and postings dropped because their passage was deleted. */
   written: number;
   dropped: number;
@@ -35,7 +33,7 @@ export function mergePostings(input: MergePostingsInput): MergePostingsOutput {
     let kept = 0;
     for (const chunk of decoded) {
       for (let i = 0; i < chunk.passages.length; i++) {
-        const offset = chunk.passages[i]! - input.liveFrom;
+        const offset = chunk.passages[i]! - input.first;
         if (offset < 0 || !(input.live[offset >> 3]! & (1 << (offset & 7)))) continue;
         passages[kept] = chunk.passages[i]!;
         tfs[kept] = chunk.tfs[i]!;
@@ -48,11 +46,7 @@ export function mergePostings(input: MergePostingsInput): MergePostingsOutput {
     if (kept === 0) continue;
     const order = sortedOrder(passages, kept);
     const sorted = order ? [passages, tfs, lengths].map((column) => order.map((i) => column[i]!)) : [passages, tfs, lengths];
-    const out: Uint8Array[] = [];
-    for (let from = 0; from < kept; from += CHUNK_POSTINGS) {
-      out.push(encodePostings(sorted[0]!, sorted[1]!, sorted[2]!, from, Math.min(kept, from + CHUNK_POSTINGS)));
-    }
-    lists.push({ termId, chunks: out });
+    lists.push({ termId, chunks: encodeBlocks(sorted[0]!, sorted[1]!, sorted[2]!, kept, input.first) });
   }
   return { lists, written, dropped };
 }

@@ -5,6 +5,19 @@
  * - a term-id set (a passage's distinct terms, kept so deletion can correct df): count, then gaps.
  */
 
+/**
+ * A term's postings in one segment are stored a block of BLOCK_SPAN passage ids at a time
+ * (block b holds the ids from the segment's first passage + b × BLOCK_SPAN on): a block is
+ * what scoring adds up while its totals stay in cache, and what a query spreads over threads.
+ * A block holds at most BLOCK_SPAN postings of a term, a row of at most a few hundred KB.
+ */
+export const BLOCK_SPAN = 32_768;
+
+export interface StoredBlock {
+  block: number;
+  data: Uint8Array;
+}
+
 export interface PostingColumns {
   passages: Uint32Array;
   tfs: Uint32Array;
@@ -65,6 +78,20 @@ export function encodePostings(passages: ArrayLike<number>, tfs: ArrayLike<numbe
   return out.finish();
 }
 
+/** Encodes the first `count` postings (sorted by passage id) as the blocks of a segment starting at passage `first`. */
+export function encodeBlocks(passages: ArrayLike<number>, tfs: ArrayLike<number>, lengths: ArrayLike<number>, count: number, first: number): StoredBlock[] {
+  const blocks: StoredBlock[] = [];
+  for (let from = 0; from < count;) {
+    const block = Math.floor((passages[from]! - first) / BLOCK_SPAN);
+    const end = first + (block + 1) * BLOCK_SPAN;
+    let to = from;
+    while (to < count && passages[to]! < end) to++;
+    blocks.push({ block, data: encodePostings(passages, tfs, lengths, from, to) });
+    from = to;
+  }
+  return blocks;
+}
+
 export function decodePostings(bytes: Uint8Array): PostingColumns {
   const columns = { passages: new Uint32Array(0), tfs: new Uint32Array(0), lengths: new Uint32Array(0) };
   const count = decodePostingsInto(bytes, columns);
@@ -72,26 +99,29 @@ export function decodePostings(bytes: Uint8Array): PostingColumns {
 }
 
 /**
- * Decodes into `columns`, growing them when too short, and returns how many postings the first
- * entries of each now hold: what scoring uses, reusing its columns across chunks. The varint
+ * Decodes into `columns` from index `offset` on, growing them (keeping what they hold) when too
+ * short, and returns how many postings it wrote: what scoring uses, reusing its columns across
+ * chunks and queries. The varint
  * reads are written out inline; a method call per number tripled the time of scoring.
  */
-export function decodePostingsInto(bytes: Uint8Array, columns: PostingColumns): number {
+export function decodePostingsInto(bytes: Uint8Array, columns: PostingColumns, offset = 0): number {
   let at = 0;
   // Varints written out inline (a function call per number tripled the time of scoring); a
   // read past the end yields undefined, which ends a varint, and is caught once at the end.
   let byte = bytes[at++]!;
   let count = byte & 0x7f;
   for (let scale = 0x80; byte >= 0x80; scale *= 0x80) count += ((byte = bytes[at++]!) & 0x7f) * scale;
-  if (columns.passages.length < count) {
-    const size = Math.max(count, 2 * columns.passages.length);
-    columns.passages = new Uint32Array(size);
-    columns.tfs = new Uint32Array(size);
-    columns.lengths = new Uint32Array(size);
+  if (columns.passages.length < offset + count) {
+    const size = Math.max(offset + count, 2 * columns.passages.length);
+    for (const name of ['passages', 'tfs', 'lengths'] as const) {
+      const grown = new Uint32Array(size);
+      grown.set(columns[name].subarray(0, offset));
+      columns[name] = grown;
+    }
   }
   const { passages, tfs, lengths } = columns;
   let passage = 0;
-  for (let i = 0; i < count; i++) {
+  for (let i = offset; i < offset + count; i++) {
     byte = bytes[at++]!;
     let gap = byte & 0x7f;
     for (let scale = 0x80; byte >= 0x80; scale *= 0x80) gap += ((byte = bytes[at++]!) & 0x7f) * scale;

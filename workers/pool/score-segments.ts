@@ -1,14 +1,14 @@
 import { B, K1 } from './bm25.js';
-import { decodePostingsInto, type PostingColumns } from './postings-codec.js';
+import { BLOCK_SPAN, decodePostingsInto, type PostingColumns } from './postings-codec.js';
 
 export interface ScoreSegmentsInput {
   /** idf of each query term, by its index in the query. */
   idf: number[];
   avgdl: number;
-  /** The active segments the chunks come from: a segment's postings lie within its passage-id range. */
-  segments: { first: number; last: number }[];
-  /** Stored postings chunks of the query terms, each with its query term and segment (by index). */
-  chunks: { term: number; segment: number; data: Uint8Array }[];
+  /** First passage of each active segment the chunks come from: blocks count from there. */
+  segments: { first: number }[];
+  /** Stored blocks of the query terms' postings, each with its query term, segment (by index) and block number. */
+  chunks: { term: number; segment: number; block: number; data: Uint8Array }[];
   /** How many of the best passages to return. */
   want: number;
 }
@@ -21,60 +21,55 @@ export interface ScoreSegmentsOutput {
   matched: number;
 }
 
-// Per thread, reused by every query: score totals over a segment's id range, the offsets
-// touched, and decoded postings columns.
-let totals = new Float64Array(0);
-let touched = new Uint32Array(0);
+// Per thread, reused by every query: a block's score totals (256 KB, so they stay in the
+// core's cache), the offsets touched in it, and the decoded postings of a block's chunks.
+const totals = new Float64Array(BLOCK_SPAN);
+const touched = new Uint32Array(BLOCK_SPAN);
 const columns: PostingColumns = { passages: new Uint32Array(0), tfs: new Uint32Array(0), lengths: new Uint32Array(0) };
 
 /**
- * Pool task: exhaustive BM25 over the query terms' postings, one segment at a time. A passage
- * lives in exactly one active segment with all its postings (tf and length included), so each
- * segment's totals are final once its chunks are added up: every score is exact with the
- * current corpus statistics, and no passage is looked up one by one. The totals are a dense
- * array over the segment's id range (segments hold consecutive passages), so adding a posting
- * is an array write rather than a hash-map update.
+ * Pool task: exhaustive BM25 over the query terms' postings. A passage lives in exactly one
+ * block of one active segment, with all its postings (tf and length included), so each block
+ * is added up on its own and its totals are final: every score is exact with the current
+ * corpus statistics, and no passage is looked up one by one.
  */
 export function scoreSegments(input: ScoreSegmentsInput): ScoreSegmentsOutput {
   const top = new TopK(Math.max(1, input.want));
   const norm = K1 * (1 - B);
   const slope = (K1 * B) / input.avgdl;
   let matched = 0;
-  const bySegment = new Map<number, ScoreSegmentsInput['chunks']>();
+  const byBlock = new Map<string, ScoreSegmentsInput['chunks']>();
   for (const chunk of input.chunks) {
-    const list = bySegment.get(chunk.segment);
+    const key = `${chunk.segment}:${chunk.block}`;
+    const list = byBlock.get(key);
     if (list) list.push(chunk);
-    else bySegment.set(chunk.segment, [chunk]);
+    else byBlock.set(key, [chunk]);
   }
-  for (const [index, chunks] of bySegment) {
-    const { first, last } = input.segments[index]!;
-    const span = last - first + 1;
-    if (totals.length < span) totals = new Float64Array(span);
+  const sums = totals;
+  const seen = touched;
+  for (const chunks of byBlock.values()) {
+    const base = input.segments[chunks[0]!.segment]!.first + chunks[0]!.block * BLOCK_SPAN;
     let distinct = 0;
     for (const chunk of chunks) {
-      const idf = input.idf[chunk.term]!;
       const count = decodePostingsInto(chunk.data, columns);
-      if (touched.length < distinct + count) {
-        const grown = new Uint32Array(Math.max(distinct + count, 2 * touched.length));
-        grown.set(touched.subarray(0, distinct));
-        touched = grown;
-      }
       const { passages, tfs, lengths } = columns;
+      if (count > 0 && (passages[0]! < base || passages[count - 1]! >= base + BLOCK_SPAN)) {
+        throw new RangeError(`postings outside their block ${base}..${base + BLOCK_SPAN - 1}`);
+      }
+      // BM25's term weight (bm25.ts) with its constants folded: idf tf (k1 + 1) / (tf + k1 (1 - b + b length / avgdl)).
+      const scale = input.idf[chunk.term]! * (K1 + 1);
       for (let i = 0; i < count; i++) {
-        const offset = passages[i]! - first;
-        if (offset < 0 || offset >= span) throw new RangeError(`posting of passage ${passages[i]} outside its segment's range ${first}..${last}`);
+        const offset = passages[i]! - base;
         const tf = tfs[i]!;
-        // BM25's term weight (bm25.ts) with its constants folded: tf (k1 + 1) / (tf + k1 (1 - b + b length / avgdl)).
-        const weight = (idf * tf * (K1 + 1)) / (tf + norm + slope * lengths[i]!);
-        if (totals[offset] === 0) touched[distinct++] = offset;
-        totals[offset]! += weight;
+        if (sums[offset] === 0) seen[distinct++] = offset;
+        sums[offset]! += (scale * tf) / (tf + norm + slope * lengths[i]!);
       }
     }
     for (let i = 0; i < distinct; i++) {
-      const offset = touched[i]!;
-      top.offer(first + offset, totals[offset]!);
-      // Leaves the totals zeroed for the next segment and query.
-      totals[offset] = 0;
+      const offset = seen[i]!;
+      top.offer(base + offset, sums[offset]!);
+      // Leaves the totals zeroed for the next block and query.
+      sums[offset] = 0;
     }
     matched += distinct;
   }

@@ -1,7 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { insertLists, type SegmentList } from '../../index/segments.repository.js';
-import { CHUNK_POSTINGS } from '../../../workers/pool/merge-postings.js';
-import { encodeIdSet, encodePostings } from '../../../workers/pool/postings-codec.js';
+import { encodeBlocks, encodeIdSet } from '../../../workers/pool/postings-codec.js';
 
 // The index's postings move from one row per posting to immutable segments (Lucene's idea):
 // each write adds a segment holding one compressed list per term, and a background merge folds
@@ -40,9 +39,10 @@ export async function up(db: Kysely<any>): Promise<void> {
 /** An index written before this migration becomes one segment per mode. */
 async function convertMode(db: Kysely<any>, mode: string): Promise<void> {
   const terms = (await db.selectFrom('index_terms').select('id').where('mode', '=', mode).orderBy('id').execute()).map((r) => Number(r.id));
+  const firstRow = await sql<{ first: number | null }>`SELECT MIN(p.id) AS first FROM index_passages p JOIN index_documents d ON d.id = p.document_id WHERE d.mode = ${mode}`.execute(db);
+  const segmentFirst = Number(firstRow.rows[0]?.first ?? 0);
   const passageTerms = new Map<number, number[]>();
   const lists: SegmentList[] = [];
-  let first = Infinity;
   let last = 0;
   let postings = 0;
   for (let start = 0; start < terms.length; start += 500) {
@@ -56,14 +56,11 @@ async function convertMode(db: Kysely<any>, mode: string): Promise<void> {
       const ids = slice.map((r) => Number(r.passage_id));
       const tfs = slice.map((r) => r.tf);
       const lengths = slice.map((r) => r.length);
-      const chunks: Uint8Array[] = [];
-      for (let at = 0; at < ids.length; at += CHUNK_POSTINGS) chunks.push(encodePostings(ids, tfs, lengths, at, Math.min(ids.length, at + CHUNK_POSTINGS)));
-      lists.push({ termId, chunks });
+      lists.push({ termId, chunks: encodeBlocks(ids, tfs, lengths, ids.length, segmentFirst) });
       for (const id of ids) {
         const list = passageTerms.get(id) ?? [];
         list.push(termId);
         passageTerms.set(id, list);
-        first = Math.min(first, id);
         last = Math.max(last, id);
       }
       postings += slice.length;
@@ -72,7 +69,7 @@ async function convertMode(db: Kysely<any>, mode: string): Promise<void> {
   }
   if (postings === 0) return;
   const segment = await db.insertInto('index_segments').values({
-    mode, level: 0, state: 'active', postings, dead_postings: 0, first_passage: first, last_passage: last, created_at: new Date(),
+    mode, level: 0, state: 'active', postings, dead_postings: 0, first_passage: segmentFirst, last_passage: last, created_at: new Date(),
   }).executeTakeFirstOrThrow();
   const segmentId = Number(segment.insertId);
   await insertLists(db, segmentId, lists);
