@@ -1,31 +1,17 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { call, startTestService, TEST_KEY, type TestService } from './helpers/service.js';
 import { startCrawlSite, type CrawlSite } from './helpers/crawl-site.js';
 import { eventually } from './helpers/wait.js';
+import { runCli, type CliRun } from './helpers/cli.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/crawl.js', import.meta.url));
 const runWords = Array.from({ length: 12 }, () => randomUUID().slice(0, 8)).join(' ');
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function crawlCli(args: string[], env: Record<string, string>, onStart?: (child: ChildProcess, stderr: () => string) => void): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    onStart?.(child, () => stderr);
-  });
+function crawlCli(args: string[], env: Record<string, string>, onStart?: (child: ChildProcess, stderr: () => string) => void): Promise<CliRun> {
+  return runCli(CLI, args, env, onStart ? { onStart } : {});
 }
 
 describe('npm run crawl', function () {

@@ -4,7 +4,7 @@ import { CrawlScope } from '../src/crawl/crawl-scope.js';
 import type { CrawlRequest } from '../src/crawl/crawl-options.js';
 import { pageLinks, robotsHeader } from '../src/crawl/page-links.js';
 import { parseSitemap, robotsSitemaps, sitemapUrls } from '../src/crawl/sitemaps.js';
-import { renderCrawlProgress } from '../src/crawl/crawl-progress.js';
+import { renderProgress } from '../src/cli/progress-bar.js';
 
 const request = (overrides: Partial<CrawlRequest> = {}): CrawlRequest => ({
   urls: ['https://www.example.com/start'], max_pages: 100, max_depth: 3, include: [], exclude: [], same_domain: true, sitemaps: true, max_duration: 3600,
@@ -125,7 +125,7 @@ describe('crawl rules', () => {
   });
 
   it('draws the progress line', () => {
-    expect(renderCrawlProgress({ done: 5, total: 10, errors: 1, state: 'running' }, 2)).to.equal(
+    expect(renderProgress({ done: 5, total: 10, errors: 1, state: 'running' }, { name: 'pages', rate: 'pages' }, 2)).to.equal(
       `[${'#'.repeat(15)}${'.'.repeat(15)}] 5/10 pages  2.5 pages/s  1 errors  running`,
     );
   });

@@ -1,17 +1,11 @@
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { PROJECT_ROOT } from '../src/paths.js';
 import { call, startTestService, testEnv, type TestService } from './helpers/service.js';
+import { runCli, type CliRun } from './helpers/cli.js';
 
 // The command line built beside this test, whichever output directory the build used.
 const CLI = fileURLToPath(new URL('../src/cli/keys.js', import.meta.url));
-
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 describe('keys command line', () => {
   // One queue namespace for the command line and the service, so they share the invalidation channel.
@@ -27,16 +21,8 @@ describe('keys command line', () => {
   });
   after(() => service.close());
 
-  function cli(...args: string[]): Promise<CliResult> {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    return new Promise((resolve, reject) => {
-      child.once('error', reject);
-      child.once('close', (code) => resolve({ code, stdout, stderr }));
-    });
+  function cli(...args: string[]): Promise<CliRun> {
+    return runCli(CLI, args, env, { cwd: PROJECT_ROOT });
   }
 
   async function createKey(...args: string[]): Promise<{ id: string; key: string }> {

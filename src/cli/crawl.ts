@@ -9,7 +9,7 @@
  */
 import { parseArgs } from 'node:util';
 import { CrawlClient, CrawlRefused } from '../crawl/crawl-client.js';
-import { CrawlProgressBar } from '../crawl/crawl-progress.js';
+import { ProgressBar } from './progress-bar.js';
 import type { CrawlView } from '../crawl/crawl-view.js';
 
 const USAGE = `Usage: npm run crawl -- URL [URL...] [options]
@@ -102,7 +102,7 @@ async function main(): Promise<number> {
     wake();
   });
 
-  const bar = new CrawlProgressBar(process.stderr);
+  const bar = new ProgressBar(process.stderr, { name: 'pages', rate: 'pages' });
   const show = (view: CrawlView, final = false) => bar.update({
     done: view.pages.fetched + view.pages.failed, total: view.pages.discovered, errors: view.pages.failed, state: view.state,
   }, final);

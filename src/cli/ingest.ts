@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
 import { countDocuments, IngestClient, IngestRefused, readBatches, type LineError } from '../index/ingest-client.js';
 import { emptyCounts, type IngestCounts } from '../index/ingest.js';
-import { ProgressBar } from '../index/ingest-progress.js';
+import { ProgressBar } from './progress-bar.js';
 
 const USAGE = `Usage: npm run ingest -- FILE.jsonl
 
@@ -39,7 +39,7 @@ async function main(): Promise<number> {
   }
   const client = new IngestClient(process.env.SEV_URL ?? `http://127.0.0.1:${process.env.PORT ?? '8080'}`, apiKey);
   const total = await countDocuments(file);
-  const bar = new ProgressBar(process.stderr);
+  const bar = new ProgressBar(process.stderr, { name: 'documents', rate: 'docs' });
   const counts: IngestCounts = emptyCounts();
   const errors: LineError[] = [];
   let done = 0;
