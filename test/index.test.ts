@@ -117,6 +117,23 @@ describe('search index (MySQL)', function () {
     await dfIsConsistent(MODE_A);
   });
 
+  it('finds a German compound by its part, and Japanese and Chinese sentences by a query word', async () => {
+    await index.indexDocuments(MODE_A, [
+      doc(`https://lang.site-${RUN}.test/de`, 'Die Krankenhausfinanzierung wurde im Landtag lange beraten.', { language: 'de' }),
+      doc(`https://lang.site-${RUN}.test/ja`, '東京大学の研究者が新しい薬を開発した。', { language: null }),
+      doc(`https://lang.site-${RUN}.test/zh`, '北京大学的研究人员开发了一种新药。', { language: null }),
+    ]);
+    const found = async (query: string, language?: string) =>
+      (await index.retrieve(MODE_A, query, { limit: 10, ...(language ? { language } : {}) })).map((h) => h.url.split('/').pop());
+    expect(await found('Finanzierung', 'de')).to.deep.equal(['de']);
+    expect(await found('Krankenhaus', 'de')).to.deep.equal(['de']);
+    expect(await found('開発', 'ja')).to.deep.equal(['ja']);
+    expect(await found('新药', 'zh')).to.deep.equal(['zh']);
+    // Both sentences speak of 大学 (university): one word, both scripts' documents.
+    expect((await found('大学')).sort()).to.deep.equal(['ja', 'zh']);
+    await dfIsConsistent(MODE_A);
+  });
+
   it('leaves an unchanged document alone and replaces the passages of a changed one', async () => {
     const url = `https://news.site-${RUN}.test/changing`;
     const first = await index.indexDocuments(MODE_A, [doc(url, 'Glaciers retreat in warm summers.')]);
