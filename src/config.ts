@@ -26,6 +26,8 @@ export interface Config {
   readonly workerMetricsPort: number;
   readonly workerHeartbeatMs: number;
   readonly maxBodyBytes: number;
+  /** Bytes the result cache may hold per namespace (account and mode); past it, the entries nearest expiry go first. */
+  readonly cacheNamespaceMaxBytes: number;
   /** The master key's per-minute limit (keys get theirs from their plan). */
   readonly rateLimitPerMinute: number;
   readonly plans: Plans;
@@ -48,9 +50,25 @@ export interface Config {
     /** Every fetch obeys robots.txt (a request can also ask for it when this is off). */
     readonly respectRobots: boolean;
   };
+  /** Optional SearXNG instance whose results search merges with the index's (undefined: none). */
+  readonly searxng: { readonly url: string; readonly timeoutMs: number } | undefined;
+  /** Optional OpenAI-compatible chat-completions endpoint that writes abstractive summaries (undefined: none). */
+  readonly llm: LlmConfig | undefined;
+  /** Circuit breaker of each upstream service (SearXNG, the summarizer). */
+  readonly upstreamBreaker: { readonly failures: number; readonly windowMs: number; readonly cooldownMs: number };
   readonly shutdownTimeoutMs: number;
   readonly logLevel: string;
   readonly region: string;
+}
+
+export interface LlmConfig {
+  /** Up to and including the API version, e.g. https://api.openai.com/v1; /chat/completions is appended. */
+  readonly baseUrl: string;
+  readonly model: string;
+  /** Sent as a bearer token when set. */
+  readonly apiKey: string | undefined;
+  readonly timeoutMs: number;
+  readonly maxTokens: number;
 }
 
 export class ConfigError extends Error {
@@ -161,6 +179,7 @@ export function loadConfig(env: Env = process.env): Config {
     workerMetricsPort: integer(env, 'WORKER_METRICS_PORT', 9464, 0, 65535),
     workerHeartbeatMs: integer(env, 'WORKER_HEARTBEAT_MS', 5000, 100, 60_000),
     maxBodyBytes: integer(env, 'MAX_BODY_MB', 10, 1, 100) * 1024 * 1024,
+    cacheNamespaceMaxBytes: integer(env, 'CACHE_NAMESPACE_MAX_MB', 64, 2, 1_048_576) * 1024 * 1024,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     plans,
     defaultPlan,
@@ -176,11 +195,35 @@ export function loadConfig(env: Env = process.env): Config {
       perHostConcurrency: integer(env, 'FETCH_PER_HOST_CONCURRENCY', DEFAULT_PER_HOST_CONCURRENCY, 1, 100),
       respectRobots: boolean(env, 'FETCH_RESPECT_ROBOTS', false),
     },
+    searxng: searxngFrom(env),
+    llm: llmFrom(env),
+    upstreamBreaker: {
+      failures: integer(env, 'UPSTREAM_BREAKER_FAILURES', 5, 1, 1000),
+      windowMs: integer(env, 'UPSTREAM_BREAKER_WINDOW_MS', 60_000, 100, 3_600_000),
+      cooldownMs: integer(env, 'UPSTREAM_BREAKER_COOLDOWN_MS', 30_000, 100, 3_600_000),
+    },
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, 1000, 600_000),
     logLevel: enumValue(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     region: text(env, 'REGION', 'local'),
   };
   return deepFreeze(config);
+}
+
+// The other settings are read even while their service is off, so a typo fails now, not once it is switched on.
+function searxngFrom(env: Env): Config['searxng'] {
+  const timeoutMs = integer(env, 'SEARXNG_TIMEOUT_MS', 3000, 100, 60_000);
+  if (optionalText(env, 'SEARXNG_URL') === undefined) return undefined;
+  return { url: url(env, 'SEARXNG_URL', '', ['http:', 'https:']), timeoutMs };
+}
+
+function llmFrom(env: Env): LlmConfig | undefined {
+  const timeoutMs = integer(env, 'LLM_TIMEOUT_MS', 8000, 100, 120_000);
+  const maxTokens = integer(env, 'LLM_MAX_TOKENS', 512, 16, 32_768);
+  if (optionalText(env, 'LLM_BASE_URL') === undefined) return undefined;
+  const baseUrl = url(env, 'LLM_BASE_URL', '', ['http:', 'https:']);
+  const model = optionalText(env, 'LLM_MODEL');
+  if (model === undefined) throw new ConfigError('LLM_MODEL', 'must be set when LLM_BASE_URL is set');
+  return { baseUrl, model, apiKey: optionalText(env, 'LLM_API_KEY'), timeoutMs, maxTokens };
 }
 
 function plansFrom(env: Env): readonly Plan[] {

@@ -16,6 +16,7 @@ import { invalidationChannel, KeyLookupCache } from './auth/key-cache.js';
 import { KeyService } from './auth/key-service.js';
 import { UsageMeter } from './usage/usage-meter.js';
 import { UsageRecorder } from './usage/usage-recorder.js';
+import { ResultCache } from './cache/result-cache.js';
 import { systemClock, type Clock } from './clock.js';
 import { createApp } from './http/app.js';
 import { listen, type HttpServer } from './http/server.js';
@@ -113,6 +114,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
       keys,
       usageMeter: new UsageMeter(redis, storage.db, config.queuePrefix, clock, usageRecorder),
       usageRecorder,
+      resultCache: new ResultCache(redis, config.queuePrefix, clock, metrics, config.cacheNamespaceMaxBytes),
       clock,
       version: VERSION,
       shutdownSignal: shutdown.signal,

@@ -148,6 +148,32 @@ describe('config', () => {
       expect(loadConfig({ FETCH_RESPECT_ROBOTS: 'off' }).fetch.respectRobots).to.equal(false);
     });
 
+    it('leaves SearXNG and the summarizer off unless their URL is set, with breaker defaults', () => {
+      const config = loadConfig({ SEARXNG_TIMEOUT_MS: '1500', LLM_MODEL: 'ignored' });
+      expect(config.searxng).to.equal(undefined);
+      expect(config.llm).to.equal(undefined);
+      expect(config.upstreamBreaker).to.deep.equal({ failures: 5, windowMs: 60_000, cooldownMs: 30_000 });
+    });
+
+    it('reads the SearXNG instance, the chat-completions endpoint and the breaker settings', () => {
+      const config = loadConfig({
+        SEARXNG_URL: 'http://searxng:8080/',
+        LLM_BASE_URL: 'https://llm.internal/v1',
+        LLM_MODEL: 'qwen2.5-7b-instruct',
+        LLM_API_KEY: 'sk-local',
+        LLM_TIMEOUT_MS: '5000',
+        LLM_MAX_TOKENS: '300',
+        UPSTREAM_BREAKER_FAILURES: '3',
+        UPSTREAM_BREAKER_WINDOW_MS: '10000',
+        UPSTREAM_BREAKER_COOLDOWN_MS: '2000',
+      });
+      expect(config.searxng).to.deep.equal({ url: 'http://searxng:8080/', timeoutMs: 3000 });
+      expect(config.llm).to.deep.equal({ baseUrl: 'https://llm.internal/v1', model: 'qwen2.5-7b-instruct', apiKey: 'sk-local', timeoutMs: 5000, maxTokens: 300 });
+      expect(config.upstreamBreaker).to.deep.equal({ failures: 3, windowMs: 10_000, cooldownMs: 2000 });
+      expect(Object.isFrozen(config.llm)).to.equal(true);
+      expect(loadConfig({ LLM_BASE_URL: 'http://127.0.0.1:11434/v1', LLM_MODEL: 'm' }).llm).to.deep.include({ apiKey: undefined, timeoutMs: 8000, maxTokens: 512 });
+    });
+
     it('converts MAX_BODY_MB to bytes', () => {
       expect(loadConfig({ MAX_BODY_MB: '2' }).maxBodyBytes).to.equal(2 * 1024 * 1024);
     });
@@ -202,6 +228,16 @@ describe('config', () => {
       [{ FETCH_PER_HOST_CONCURRENCY: '101' }, 'FETCH_PER_HOST_CONCURRENCY'],
       [{ FETCH_PER_HOST_CONCURRENCY: 'two' }, 'FETCH_PER_HOST_CONCURRENCY'],
       [{ FETCH_RESPECT_ROBOTS: 'sometimes' }, 'FETCH_RESPECT_ROBOTS'],
+      [{ SEARXNG_URL: 'searxng:8080' }, 'SEARXNG_URL'],
+      [{ SEARXNG_URL: 'ftp://searxng' }, 'SEARXNG_URL'],
+      [{ SEARXNG_TIMEOUT_MS: '50' }, 'SEARXNG_TIMEOUT_MS'],
+      [{ LLM_BASE_URL: 'http://llm:8000/v1' }, 'LLM_MODEL'],
+      [{ LLM_BASE_URL: 'llm.internal', LLM_MODEL: 'm' }, 'LLM_BASE_URL'],
+      [{ LLM_TIMEOUT_MS: 'soon' }, 'LLM_TIMEOUT_MS'],
+      [{ LLM_MAX_TOKENS: '0' }, 'LLM_MAX_TOKENS'],
+      [{ UPSTREAM_BREAKER_FAILURES: '0' }, 'UPSTREAM_BREAKER_FAILURES'],
+      [{ UPSTREAM_BREAKER_WINDOW_MS: '10' }, 'UPSTREAM_BREAKER_WINDOW_MS'],
+      [{ UPSTREAM_BREAKER_COOLDOWN_MS: '1.5' }, 'UPSTREAM_BREAKER_COOLDOWN_MS'],
     ];
     for (const [env, variable] of cases) {
       it(`${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')} → ${variable}`, () => {

@@ -11,6 +11,7 @@ import type { UsageMeter } from '../usage/usage-meter.js';
 import type { UsageRecorder } from '../usage/usage-recorder.js';
 import type { QueueEventsByName, Queues } from '../queue/queues.js';
 import type { Storage } from '../storage/connection.js';
+import type { ResultCache } from '../cache/result-cache.js';
 
 /** Everything the HTTP edge needs, built once per process in src/service.ts. */
 export interface AppDeps {
@@ -27,6 +28,7 @@ export interface AppDeps {
   keys: KeyService;
   usageMeter: UsageMeter;
   usageRecorder: UsageRecorder;
+  resultCache: ResultCache;
   clock: Clock;
   version: string;
   /** Aborted when the process starts shutting down: waits on jobs give up with a clean error. */

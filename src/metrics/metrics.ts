@@ -114,9 +114,50 @@ export function createMetrics(role: Role, sources: MetricSources = {}) {
       buckets: MERGE_BUCKETS,
       registers: [registry],
     }),
+    upstreamRequests: new client.Counter({
+      name: 'sev_upstream_requests_total',
+      help: 'Calls to upstream search engines by engine and outcome (ok, error, timeout, rejected_open: refused by the open circuit)',
+      labelNames: ['engine', 'outcome'] as const,
+      registers: [registry],
+    }),
+    upstreamCircuitState: new client.Gauge({
+      name: 'sev_upstream_circuit_state',
+      help: 'Circuit breaker of each upstream service in this process: 0 closed, 1 half-open, 2 open',
+      labelNames: ['engine'] as const,
+      registers: [registry],
+    }),
+    summarizerRequests: new client.Counter({
+      name: 'sev_summarizer_requests_total',
+      help: 'Calls to the chat-completions summarizer by outcome (ok, error, timeout, invalid: unusable answer, rejected_open)',
+      labelNames: ['outcome'] as const,
+      registers: [registry],
+    }),
+    cacheRequests: new client.Counter({
+      name: 'sev_cache_requests_total',
+      help: 'Result-cache reads by outcome (hit: a live entry was served; miss: absent or expired)',
+      labelNames: ['outcome'] as const,
+      registers: [registry],
+    }),
+    cacheStores: new client.Counter({
+      name: 'sev_cache_entries_stored_total',
+      help: 'Result-cache entries written (new or replacing an entry)',
+      registers: [registry],
+    }),
+    cacheCleared: new client.Counter({
+      name: 'sev_cache_entries_cleared_total',
+      help: 'Live result-cache entries removed by clears',
+      registers: [registry],
+    }),
+    cacheEvicted: new client.Counter({
+      name: 'sev_cache_entries_evicted_total',
+      help: 'Live result-cache entries evicted because their namespace passed CACHE_NAMESPACE_MAX_MB',
+      registers: [registry],
+    }),
   };
   // Present from the start, so that increase() over the first failure after a restart is not lost.
   for (const outcome of ['completed', 'failed']) metrics.indexMerges.inc({ outcome }, 0);
+  // Likewise, so that a hit ratio is defined from the first read.
+  for (const outcome of ['hit', 'miss']) metrics.cacheRequests.inc({ outcome }, 0);
 
   if (sources.queueDepths) {
     const read = sources.queueDepths;

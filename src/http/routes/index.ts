@@ -5,6 +5,7 @@ import { postExtract } from './post-extract.js';
 import { deleteIndexDocuments, postIndexDocuments } from './index-documents.js';
 import { getIndexJob } from './index-jobs.js';
 import { deleteCrawl, getCrawl, postCrawl } from './crawls.js';
+import { deleteCacheEntries, getCacheEntry, postCacheEntry } from './cache.js';
 import { getLivez, getMetrics, getReadyz } from './probes.js';
 import type { Route } from './route.js';
 import { createKey, getKey, getKeyUsage, listKeys, revokeKey, rotateKey, whoami } from './auth-keys.js';
@@ -30,6 +31,7 @@ export const ROUTES: readonly Route[] = [
   postExtract,
   postIndexDocuments, deleteIndexDocuments, getIndexJob,
   postCrawl, getCrawl, deleteCrawl,
+  getCacheEntry, postCacheEntry, deleteCacheEntries,
   getHealth,
   whoami, createKey, listKeys, getKey, rotateKey, revokeKey, getKeyUsage,
   createServiceAccount, listServiceAccounts,

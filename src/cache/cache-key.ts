@@ -1,0 +1,53 @@
+/**
+ * Keys of the result cache. Two requests that must get the same answer must meet under one key,
+ * and two that may get different answers must never do so: the key is the normalised query plus
+ * a canonical serialisation of every parameter that changes the answer.
+ */
+import { createHash } from 'node:crypto';
+import { foldCase, normalizeChunk } from '../../workers/pool/analysis/normalize.js';
+
+/** Longer keys are replaced by their hash: Redis key names stay short whatever the parameters. */
+const MAX_RAW_KEY_CHARS = 200;
+
+const WHITESPACE_RUN = /\s+/gu;
+
+/**
+ * The query as the cache compares it: NFKC, whitespace runs collapsed to one space, trimmed, and
+ * case-folded the way the search index folds its terms ("Straße" and "STRASSE" meet, as do
+ * full-width and ASCII letters), so that spelling variants the index cannot tell apart share an entry.
+ */
+export function normaliseQuery(query: string): string {
+  return foldCase(normalizeChunk(query).replace(WHITESPACE_RUN, ' ').trim());
+}
+
+/**
+ * The key of a query with the parameters that change its answer. Parameters whose value is
+ * undefined are left out, so `cacheKey(q, {})` is the key that GET /v1/cache/query and
+ * POST /v1/cache/store use for q. Object keys are sorted at every depth; array order is kept
+ * (sort arrays whose order does not matter before passing them). The raw form is a JSON array,
+ * so no query text can imitate a parameter; a raw form over 200 characters becomes
+ * `#` + base64url(SHA-256), which no raw form (always starting with `[`) can equal.
+ */
+export function cacheKey(query: string, params: Readonly<Record<string, unknown>>): string {
+  const raw = canonicalJson([normaliseQuery(query), params]);
+  return raw.length <= MAX_RAW_KEY_CHARS ? raw : `#${createHash('sha256').update(raw).digest('base64url')}`;
+}
+
+/** JSON with object keys in code-point order and undefined members dropped: equal values, equal text. */
+export function canonicalJson(input: unknown): string {
+  // Dates and the like serialise through toJSON, as JSON.stringify would.
+  const value = hasToJson(input) ? input.toJSON() : input;
+  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item ?? null)).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const members = Object.entries(value)
+      .filter(([, member]) => member !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([name, member]) => `${JSON.stringify(name)}:${canonicalJson(member)}`);
+    return `{${members.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+function hasToJson(value: unknown): value is { toJSON(): unknown } {
+  return typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON === 'function';
+}

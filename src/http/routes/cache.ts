@@ -1,0 +1,81 @@
+import { respond, type AppContext } from '../context.js';
+import { ApiError } from '../errors.js';
+import { validateBody, validateQuery } from '../validation.js';
+import { cacheKey } from '../../cache/cache-key.js';
+import { cacheNamespace } from '../../cache/namespace.js';
+import { entryJson, respondWithDataJson } from './cache-response.js';
+import type { Route } from './route.js';
+
+interface StoreRequest {
+  query: string;
+  content: unknown;
+  ttl: number;
+  trust_level: string;
+  tags?: string[];
+}
+
+interface ClearRequest {
+  tags?: string[];
+  older_than?: string;
+}
+
+export const getCacheEntry: Route = {
+  operationId: 'queryCache',
+  method: 'GET',
+  path: '/v1/cache/query',
+  summary: "Read the live cache entry of a query (normalised: case, width and spacing do not matter) from the caller's account and mode; 404 NOT_FOUND when there is none or it has expired",
+  tag: 'Cache',
+  scope: 'cache',
+  query: 'cache-query.query',
+  response: 'cache-entry.response',
+  async handler(ctx, deps) {
+    const { q } = validateQuery<{ q: string }>('cache-query.query', ctx.query);
+    const entry = await deps.resultCache.get(namespaceOf(ctx), cacheKey(q, {}));
+    if (!entry) throw new ApiError('NOT_FOUND', { resource: 'cache_entry', id: q }, 'No live cache entry for this query (never stored, expired or cleared).');
+    ctx.state.cacheHit = true;
+    respondWithDataJson(ctx, entryJson(entry, deps.clock.now()));
+  },
+};
+
+export const postCacheEntry: Route = {
+  operationId: 'storeCache',
+  method: 'POST',
+  path: '/v1/cache/store',
+  summary: "Store a result under a query in the caller's account and mode, replacing any entry of the same normalised query; content at most 1 MB as JSON",
+  tag: 'Cache',
+  scope: 'cache',
+  body: 'cache-store.request',
+  response: 'cache-store.response',
+  async handler(ctx, deps) {
+    const request = validateBody<StoreRequest>('cache-store.request', ctx.request.body);
+    const { entry, replaced } = await deps.resultCache.put(namespaceOf(ctx), cacheKey(request.query, {}), request.content, {
+      query: request.query, ttl: request.ttl, trustLevel: request.trust_level, tags: request.tags ?? [],
+    });
+    respondWithDataJson(ctx, entryJson(entry, entry.storedAt, { replaced }));
+  },
+};
+
+export const deleteCacheEntries: Route = {
+  operationId: 'clearCache',
+  method: 'DELETE',
+  path: '/v1/cache/clear',
+  summary: "Remove the caller's cache entries carrying any of the given tags and/or stored before older_than (both given: entries matching both)",
+  tag: 'Cache',
+  scope: 'cache',
+  body: 'cache-clear.request',
+  response: 'cache-clear.response',
+  async handler(ctx, deps) {
+    const request = validateBody<ClearRequest>('cache-clear.request', ctx.request.body);
+    const deleted = await deps.resultCache.clear(namespaceOf(ctx), {
+      ...(request.tags ? { tags: request.tags } : {}),
+      ...(request.older_than ? { olderThan: new Date(request.older_than) } : {}),
+    });
+    // Who emptied which part of the cache, for the audit log.
+    ctx.state.audit = { tags: request.tags ?? null, older_than: request.older_than ?? null, deleted };
+    respond(ctx, { deleted });
+  },
+};
+
+function namespaceOf(ctx: AppContext): string {
+  return cacheNamespace(ctx.state.principal!);
+}
