@@ -11,7 +11,7 @@ const ROUTES: readonly RouteDoc[] = [
     body: 'search.request', response: 'search.response',
   },
   { method: 'GET', path: '/v1/audit', summary: 'Audit log', tag: 'monitoring', scope: 'monitor', query: 'audit.query' },
-  { method: 'GET', path: '/v1/cache/query', summary: 'Read the cache', tag: 'cache', scope: 'cache', query: 'cache-query.query' },
+  { method: 'GET', path: '/v1/cache/query', summary: 'Read the cache', tag: 'cache', scope: 'cache', query: 'cache-query.query', notFound: true },
   { method: 'DELETE', path: '/v1/auth/keys/:id', summary: 'Revoke a key', tag: 'keys', scope: 'admin' },
   { method: 'POST', path: '/v1/auth/keys/:id/rotate', summary: 'Rotate a key', tag: 'keys', scope: 'admin' },
   { method: 'PUT', path: '/v1/teams/:teamId/members/:member_id', summary: 'Add a member', tag: 'keys', scope: 'admin' },
@@ -74,6 +74,9 @@ describe('openapi', () => {
     expect(member.parameters.map((p: Json) => p.name)).to.deep.equal(['teamId', 'member_id']);
     expect(revoke.responses).to.have.property('404');
     expect(doc.paths['/v1/search'].post.responses).not.to.have.property('404');
+    // A cache lookup names its entry in the query string, and a miss is a 404.
+    expect(doc.paths['/v1/cache/query'].get.responses).to.have.property('404');
+    expect(doc.paths['/v1/audit'].get.responses).not.to.have.property('404');
   });
 
   it('gives every operation a distinct operationId', () => {

@@ -21,6 +21,8 @@ export interface RouteDoc {
   query?: string;
   /** Schema id of `data` in the success envelope. */
   response?: string;
+  /** Answers 404 for something named outside the path (a cache lookup by its query string). Routes with path parameters always may. */
+  notFound?: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -112,7 +114,7 @@ function operation(route: RouteDoc, schemas: Readonly<Record<string, Json>>): Js
         content: { 'application/json': { schema: successEnvelope(route.response ? ref(route.response) : undefined) } },
       },
       ...Object.fromEntries(
-        errorStatuses(route, pathParams.length > 0).map((s) => [s, { $ref: `#/components/responses/Error${s}` }]),
+        errorStatuses(route, pathParams.length > 0 || route.notFound === true).map((s) => [s, { $ref: `#/components/responses/Error${s}` }]),
       ),
     },
   };
@@ -126,11 +128,11 @@ function accessNote(scope: string): string {
 }
 
 /** The statuses a route can answer with besides 200, from what it takes and whether it needs a key. */
-function errorStatuses(route: RouteDoc, hasPathParams: boolean): number[] {
+function errorStatuses(route: RouteDoc, mayBeMissing: boolean): number[] {
   const statuses = [403, 500, 503]; // 403 also covers HTTPS_REQUIRED, which any route can return
   if (route.body || route.query) statuses.push(400);
   if (route.scope) statuses.push(401, 429);
-  if (hasPathParams) statuses.push(404);
+  if (mayBeMissing) statuses.push(404);
   if (route.body) statuses.push(415, 422);
   return statuses.sort((a, b) => a - b);
 }

@@ -28,6 +28,7 @@ export const getCacheEntry: Route = {
   scope: 'cache',
   query: 'cache-query.query',
   response: 'cache-entry.response',
+  notFound: true,
   async handler(ctx, deps) {
     const { q } = validateQuery<{ q: string }>('cache-query.query', ctx.query);
     const entry = await deps.resultCache.get(namespaceOf(ctx), cacheKey(q, {}));
