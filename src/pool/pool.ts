@@ -2,6 +2,7 @@ import { Piscina } from 'piscina';
 import type { Metrics, PoolStats } from '../metrics/metrics.js';
 import type { CleanHtmlInput, CleanHtmlOutput, renderStored } from '../../workers/pool/clean-html.js';
 import type { PrepareDocumentsInput, PreparedDocument } from '../../workers/pool/prepare-documents.js';
+import type { ExtractiveSummaryInput, SummarySentence } from '../../workers/pool/extractive-summary.js';
 import type { MergePostingsInput, MergePostingsOutput } from '../../workers/pool/merge-postings.js';
 import type { ScoreSegmentsInput, ScoreSegmentsOutput } from '../../workers/pool/score-segments.js';
 
@@ -12,6 +13,7 @@ interface PoolTasks {
   prepareDocuments: { input: PrepareDocumentsInput; output: PreparedDocument[] };
   scoreSegments: { input: ScoreSegmentsInput; output: ScoreSegmentsOutput };
   mergePostings: { input: MergePostingsInput; output: MergePostingsOutput };
+  extractiveSummary: { input: ExtractiveSummaryInput; output: SummarySentence[] };
 }
 
 export interface CpuPool {

@@ -82,6 +82,19 @@ function forEachSentence(text: string, start: number, end: number, segmenter: In
   }
 }
 
+/** A text's sentences, trimmed, paragraph by paragraph (what extractive summaries pick from). */
+export function splitSentences(text: string, language: string | null): string[] {
+  const segmenter = segmenterFor(normalizeLanguageTag(language), 'sentence');
+  const sentences: string[] = [];
+  for (const [start, end] of paragraphs(text)) {
+    forEachSentence(text, start, end, segmenter, (s, e) => {
+      const sentence = text.slice(s, e).trim();
+      if (sentence) sentences.push(sentence);
+    });
+  }
+  return sentences;
+}
+
 export function splitPassages(text: string, language: string | null): string[] {
   const segmenter = segmenterFor(normalizeLanguageTag(language), 'sentence');
   const passages: string[] = [];

@@ -1,0 +1,35 @@
+import { renderCited, type CitedSentence } from './summarizer/citations.js';
+
+export type SummaryFormat = 'text' | 'markdown' | 'html' | 'json';
+
+/** The structured summary of format `json`: each sentence with the numbers of the sources it cites. */
+export interface StructuredSummary {
+  sentences: { text: string; citations: number[] }[];
+}
+
+/**
+ * A cited summary in the requested format. Citation [n] always means sources[n - 1] of the same
+ * response: in `text` it stays "[n]", in `markdown` it links to the source's URL, in `html` it is
+ * a superscript link (the sentence text escaped), and `json` keeps the numbers apart from the text.
+ */
+export function renderSummary(sentences: readonly CitedSentence[], format: SummaryFormat, sources: readonly { url: string }[]): string | StructuredSummary {
+  switch (format) {
+    case 'text':
+      return renderCited(sentences);
+    case 'markdown':
+      return sentences.map((s) => `${s.text} ${s.citations.map((n) => `[[${n}]](${markdownUrl(sources[n - 1]!.url)})`).join('')}`).join(' ');
+    case 'html':
+      return `<p>${sentences.map((s) => `${escapeHtml(s.text)}${s.citations.map((n) => `<sup><a href="${escapeHtml(sources[n - 1]!.url)}">[${n}]</a></sup>`).join('')}`).join(' ')}</p>`;
+    case 'json':
+      return { sentences: sentences.map((s) => ({ text: s.text, citations: [...s.citations] })) };
+  }
+}
+
+/** Parentheses and spaces would end a Markdown link target early (encodeURIComponent leaves parentheses alone). */
+function markdownUrl(url: string): string {
+  return url.replace(/[()\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

@@ -1,0 +1,92 @@
+import { analyze, analyzeQuery } from './analysis/analyze.js';
+import { splitSentences } from './analysis/passages.js';
+
+export interface ExtractiveSummaryInput {
+  query: string;
+  language: string | null;
+  /** The sources a search returns, best first; a citation [n] points at the source numbered n. */
+  sources: { n: number; passages: string[] }[];
+  /** Sentences the summary holds at most. */
+  maxSentences: number;
+}
+
+export interface SummarySentence {
+  text: string;
+  /** Sources the sentence comes from: its own first, then others that say the same. */
+  citations: number[];
+}
+
+/** Shorter sentences are headings or fragments; longer ones are run-on text (tables, lists flattened). */
+const MIN_CHARACTERS = 25;
+const MAX_CHARACTERS = 400;
+const MIN_TERMS = 4;
+/** Term overlap (Jaccard) from which two sentences say the same thing. */
+const SAME_STATEMENT = 0.6;
+/** How much a source's rank discounts its sentences: the fifth source's count 0.6 of the first's. */
+const RANK_DECAY = 0.15;
+
+interface Candidate {
+  text: string;
+  terms: Set<string>;
+  matched: string[];
+  source: number;
+  rank: number;
+  position: number;
+  score: number;
+}
+
+/**
+ * Pool task: an extractive multi-document answer. Every sentence of the sources' best passages
+ * that speaks about the query is a candidate, scored by the share of the query it covers (terms
+ * weighted by how rare they are among the candidates) and discounted by its source's rank.
+ * Candidates are taken best first; one that repeats a taken sentence is not taken again, but
+ * its source is added to that sentence's citations (two sources saying the same thing). The
+ * result reads source by source, in the order of the text, each sentence citing where it
+ * comes from, so a citation never points at a source the search does not return.
+ */
+export function extractiveSummary(input: ExtractiveSummaryInput): SummarySentence[] {
+  const query = new Set(analyzeQuery(input.query, input.language));
+  if (query.size === 0 || input.maxSentences < 1) return [];
+  const candidates: Candidate[] = [];
+  input.sources.forEach((source, rank) => {
+    let position = 0;
+    for (const passage of source.passages) {
+      for (const text of splitSentences(passage, input.language)) {
+        position++;
+        if (text.length < MIN_CHARACTERS || text.length > MAX_CHARACTERS) continue;
+        const terms = new Set(analyze(text, input.language));
+        const matched = [...query].filter((t) => terms.has(t));
+        if (terms.size < MIN_TERMS || matched.length === 0) continue;
+        candidates.push({ text, terms, matched, source: source.n, rank, position, score: 0 });
+      }
+    }
+  });
+  if (candidates.length === 0) return [];
+
+  const df = new Map<string, number>();
+  for (const c of candidates) for (const t of c.matched) df.set(t, (df.get(t) ?? 0) + 1);
+  const weight = (t: string) => Math.log(1 + candidates.length / (df.get(t) ?? candidates.length));
+  const total = [...query].reduce((sum, t) => sum + (df.has(t) ? weight(t) : 0), 0);
+  for (const c of candidates) {
+    c.score = (c.matched.reduce((sum, t) => sum + weight(t), 0) / total) / (1 + RANK_DECAY * c.rank);
+  }
+  candidates.sort((a, b) => b.score - a.score || a.rank - b.rank || a.position - b.position);
+
+  const taken: { candidate: Candidate; citations: number[] }[] = [];
+  for (const candidate of candidates) {
+    const same = taken.find((t) => jaccard(t.candidate.terms, candidate.terms) >= SAME_STATEMENT);
+    if (same) {
+      if (!same.citations.includes(candidate.source)) same.citations.push(candidate.source);
+      continue;
+    }
+    if (taken.length < input.maxSentences) taken.push({ candidate, citations: [candidate.source] });
+  }
+  taken.sort((a, b) => a.candidate.rank - b.candidate.rank || a.candidate.position - b.candidate.position);
+  return taken.map(({ candidate, citations }) => ({ text: candidate.text, citations: [citations[0]!, ...citations.slice(1).sort((x, y) => x - y)] }));
+}
+
+function jaccard(a: Set<string>, b: Set<string>): number {
+  let shared = 0;
+  for (const t of a) if (b.has(t)) shared++;
+  return shared / (a.size + b.size - shared);
+}
