@@ -9,7 +9,7 @@ import { migrateToLatest } from '../src/storage/migrate.js';
 import { prepareDocuments } from '../workers/pool/prepare-documents.js';
 import { analyze, analyzeQuery } from '../src/index/analysis-adapter.js';
 import { prng } from './helpers/prng.js';
-import { decodeIdSet, decodePostings, encodePostings } from '../workers/pool/postings-codec.js';
+import { BLOCK_SPAN, decodeIdSet, decodePostings, encodeBlocks, encodeIdSet, encodePostings } from '../workers/pool/postings-codec.js';
 import { createSegment, insertLists } from '../src/index/segments.repository.js';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test';
@@ -239,6 +239,45 @@ describe('search index (MySQL)', function () {
       await index.settle(mode);
       await storage.db.deleteFrom('index_terms').where('mode', '=', mode).execute();
       await storage.db.deleteFrom('index_stats').where('mode', '=', mode).execute();
+    }
+  });
+
+  it('merges a term whose postings lie in more blocks than one read of a merge takes', async () => {
+    const mode = `w${RUN}` as KeyMode;
+    // 1,001 passages 32,768 ids apart (as deletions and other modes can spread a mode's ids), one term in each:
+    // 1,001 blocks of that term in one segment.
+    await sql`INSERT INTO index_documents (mode, url, url_hash, domain, domain_reversed, fetched_at, content_hash, sim0, sim1, sim2, sim3, passage_count)
+      VALUES (${mode}, ${`https://wide-${RUN}.test/`}, SHA2(${`https://wide-${RUN}.test/`}, 256), ${`wide-${RUN}.test`}, ${`test.wide-${RUN}.`}, NOW(), 'x', 0, 0, 0, 0, 1001)`.execute(storage.db);
+    const documentId = Number((await storage.db.selectFrom('index_documents').select('id').where('mode', '=', mode).executeTakeFirstOrThrow()).id);
+    const term = await storage.db.insertInto('index_terms').values({ mode, term: 'spread', df: 1001 }).executeTakeFirstOrThrow();
+    const termId = Number(term.insertId);
+    const base = Number((await sql<{ next: string }>`SELECT MAX(id) + 1 AS next FROM index_passages`.execute(storage.db)).rows[0]!.next);
+    const ids = Array.from({ length: 1001 }, (_, b) => base + b * BLOCK_SPAN);
+    try {
+      await storage.db.insertInto('index_passages')
+        .values(ids.map((id, position) => ({ id, document_id: documentId, position, length: 3, text: 'spread out', terms: Buffer.from(encodeIdSet([termId])) })))
+        .execute();
+      await storage.db.insertInto('index_stats').values({ mode, passages: 1001, total_length: 3003 }).execute();
+      const segment = await createSegment(storage.db, mode, { level: 0, state: 'active', postings: 1001, firstPassage: base, lastPassage: ids[1000]! });
+      await insertLists(storage.db, segment, [{ termId, chunks: encodeBlocks(ids, ids.map(() => 1), ids.map(() => 3), ids.length, base) }]);
+      // Counted as mostly dead, so the merger rewrites it alone (and finds nothing to drop).
+      await storage.db.updateTable('index_segments').set({ dead_postings: 600 }).where('id', '=', segment).execute();
+      await index.settle(mode);
+      const after = await activeSegments(mode);
+      expect(after).to.have.length(1);
+      expect(after[0]!.id).to.not.equal(segment);
+      expect(Number(after[0]!.postings)).to.equal(1001);
+      expect(Number(after[0]!.dead_postings)).to.equal(0);
+      expect((await index.retrieve(mode, 'spread', { limit: 1000 })).length).to.equal(1000);
+    } finally {
+      await index.settle(mode);
+      await storage.db.deleteFrom('index_passages').where('document_id', '=', documentId).execute();
+      // Back to just above the highest id left, so repeated runs do not walk the id space 33 million at a time.
+      await sql`ALTER TABLE index_passages AUTO_INCREMENT = 1`.execute(storage.db);
+      for (const table of ['index_documents', 'index_terms', 'index_stats'] as const) await storage.db.deleteFrom(table).where('mode', '=', mode).execute();
+      const left = await activeSegments(mode);
+      for (const s of left) await storage.db.deleteFrom('index_segment_postings').where('segment_id', '=', Number(s.id)).execute();
+      await storage.db.deleteFrom('index_segments').where('mode', '=', mode).execute();
     }
   });
 

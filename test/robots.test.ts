@@ -87,6 +87,13 @@ describe('robots.txt', function () {
       expect(await crawlDelay(`${s.url}/`, { ...robotsOptions, userAgent: 'OtherBot/1.0' })).to.equal(undefined);
     });
 
+    it('ignores a Crawl-delay that is no number and caps a huge one', async () => {
+      const unit = await site({ '/robots.txt': robots('User-agent: *\nCrawl-delay: 10s\n') });
+      expect(await crawlDelay(`${unit.url}/`, robotsOptions)).to.equal(undefined);
+      const day = await site({ '/robots.txt': robots('User-agent: *\nCrawl-delay: 86400\n') });
+      expect(await crawlDelay(`${day.url}/`, robotsOptions)).to.equal(60);
+    });
+
     it('always allows /robots.txt itself', async () => {
       const s = await site({ '/robots.txt': robots('User-agent: *\nDisallow: /\n') });
       expect(await robotsAllows(`${s.url}/anything`, robotsOptions)).to.equal(false);

@@ -40,6 +40,9 @@ const MAX_PAGE_ATTEMPTS = 3;
 const PIPELINE = 4;
 /** Pages a lane claims at once. */
 const CLAIM_BATCH = 8;
+/** Back-off after an unexpected failure of a page's step, doubling with each in a row. */
+const FIRST_BACKOFF_MS = 250;
+const MAX_BACKOFF_MS = 30_000;
 /** How often the driver looks for hosts that got work while its lanes run. */
 const RESCAN_MS = 1000;
 
@@ -131,6 +134,8 @@ export async function driveCrawl(deps: DriverDeps, crawlId: string, epoch: numbe
 /** One driver's work on one crawl. */
 class CrawlRun {
   private readonly scope: CrawlScope;
+  /** Unexpected failures since the last step that worked (guard). */
+  private failuresInARow = 0;
   private readonly robots: RobotsOptions;
 
   private readonly deps: Omit<DriverDeps, 'index'> & PageDeps;
@@ -247,15 +252,20 @@ class CrawlRun {
 
   /**
    * Runs one step of a claimed page. When the crawl stops, the failure propagates; anything else
-   * (a database or pool hiccup) puts the page back in the frontier, its attempt counted.
+   * (a database, Redis or pool hiccup) puts the page back in the frontier. Such failures in a
+   * row back off exponentially (up to MAX_BACKOFF_MS): one that strikes before the attempt is
+   * counted would otherwise have the lane claim the same page again at once, in a tight loop.
    */
   private async guard<T>(page: repo.PageRow, step: () => Promise<T>): Promise<T | undefined> {
     try {
-      return await step();
+      const result = await step();
+      this.failuresInARow = 0;
+      return result;
     } catch (error) {
       if (this.signal.aborted) throw error;
       this.deps.logger.warn({ err: error, crawl_id: this.crawlId, url: page.url }, 'crawl page failed unexpectedly; requeued');
       await repo.returnPage(this.deps.db, page.id, this.owner);
+      await sleep(Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** this.failuresInARow++), this.signal);
       return undefined;
     }
   }

@@ -51,28 +51,33 @@ export function startCrawlReconciler(deps: ReconcilerDeps): { stop(): Promise<vo
 /** One pass; returns the crawls given a new driver. */
 export async function reconcileCrawls({ db, queue, logger }: ReconcilerDeps): Promise<string[]> {
   const restarted: string[] = [];
-  for (const crawl of await unheldCrawls(db, BATCH)) {
-    const job = await queue.getJob(crawlJobId(crawl.id, crawl.lease_epoch));
-    const state = job ? await job.getState() : 'missing';
-    if (WAITING_STATES.has(state)) continue;
-    // Taken by a worker that has not claimed the lease yet; should that worker have died,
-    // BullMQ's stalled-job check runs the job again, or fails it and the next pass acts.
-    if (state === 'active' && crawl.lease_owner === null) continue;
-    const epoch = crawl.lease_epoch + 1;
-    if (!(await nextEpoch(db, crawl.id, crawl.lease_epoch))) continue;
-    if (epoch > MAX_EPOCHS) {
-      await failCrawl(db, crawl.id, 'INTERNAL_SERVER_ERROR', `the crawl's driver stopped ${MAX_EPOCHS} times without finishing it`);
-      logger.error({ crawl_id: crawl.id }, 'crawl failed: restart limit reached');
-      continue;
+  for (let after = ''; ;) {
+    const page = await unheldCrawls(db, BATCH, after);
+    for (const crawl of page) {
+      const job = await queue.getJob(crawlJobId(crawl.id, crawl.lease_epoch));
+      const state = job ? await job.getState() : 'missing';
+      if (WAITING_STATES.has(state)) continue;
+      // Taken by a worker that has not claimed the lease yet; should that worker have died,
+      // BullMQ's stalled-job check runs the job again, or fails it and the next pass acts.
+      if (state === 'active' && crawl.lease_owner === null) continue;
+      const epoch = crawl.lease_epoch + 1;
+      if (!(await nextEpoch(db, crawl.id, crawl.lease_epoch))) continue;
+      if (epoch > MAX_EPOCHS) {
+        await failCrawl(db, crawl.id, 'INTERNAL_SERVER_ERROR', `the crawl's driver stopped ${MAX_EPOCHS} times without finishing it`);
+        logger.error({ crawl_id: crawl.id }, 'crawl failed: restart limit reached');
+        continue;
+      }
+      await enqueueCrawl(queue, {
+        request_id: crawl.request_id,
+        principal_id: crawl.principal_id,
+        mode: crawl.mode === 'test' ? 'test' : 'live',
+        input: { crawl_id: crawl.id, epoch },
+      });
+      logger.info({ crawl_id: crawl.id, epoch, previous_job: state }, 'crawl handed to a new driver');
+      restarted.push(crawl.id);
     }
-    await enqueueCrawl(queue, {
-      request_id: crawl.request_id,
-      principal_id: crawl.principal_id,
-      mode: crawl.mode === 'test' ? 'test' : 'live',
-      input: { crawl_id: crawl.id, epoch },
-    });
-    logger.info({ crawl_id: crawl.id, epoch, previous_job: state }, 'crawl handed to a new driver');
-    restarted.push(crawl.id);
+    if (page.length < BATCH) break;
+    after = page[page.length - 1]!.id;
   }
   return restarted;
 }

@@ -285,11 +285,12 @@ export async function failedPages(db: Db, crawlId: string, limit: number) {
 }
 
 /** Unfinished crawls that nobody holds: never started, or whose driver stopped renewing. */
-export async function unheldCrawls(db: Db, limit: number): Promise<Array<Pick<CrawlRow, 'id' | 'lease_epoch' | 'lease_owner' | 'request_id' | 'principal_id' | 'mode'>>> {
+/** A page of them in id order, after `after`: a pass pages through all, so none waits behind the same first few. */
+export async function unheldCrawls(db: Db, limit: number, after: string): Promise<Array<Pick<CrawlRow, 'id' | 'lease_epoch' | 'lease_owner' | 'request_id' | 'principal_id' | 'mode'>>> {
   return db.selectFrom('crawls').select(['id', 'lease_epoch', 'lease_owner', 'request_id', 'principal_id', 'mode'])
     .where('state', 'in', UNFINISHED)
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-    .limit(limit).execute();
+    .where('id', '>', after).orderBy('id').limit(limit).execute();
 }
 
 /**

@@ -73,7 +73,9 @@ export class HostGate {
     try {
       return await task();
     } finally {
-      await this.releaseScript(key, token, Math.max(1, Math.round(delayMs)));
+      // A release that fails (Redis away) must not replace the task's own outcome: the hold then
+      // lapses after HOLD_MS, which is only a longer pause for the host.
+      await this.releaseScript(key, token, Math.max(1, Math.round(delayMs))).catch(() => undefined);
     }
   }
 }

@@ -76,10 +76,17 @@ export async function robotsAllows(url: string | URL, options: RobotsOptions): P
   return allows(await policyFor(target, options), target, options.userAgent);
 }
 
-/** The Crawl-delay (seconds) of the group that applies to our User-Agent; undefined when none is set. */
+/** Crawl-delays above this are taken as this: a site asking for a day between requests would park a crawl until its time runs out. */
+export const MAX_CRAWL_DELAY_S = 60;
+
+/**
+ * The Crawl-delay (seconds) of the group that applies to our User-Agent, at most
+ * MAX_CRAWL_DELAY_S; undefined when none is set or the value is no number ("10s" parses as NaN).
+ */
 export async function crawlDelay(url: string | URL, options: RobotsOptions): Promise<number | undefined> {
   const policy = await policyFor(new URL(url), options);
-  return policy.kind === 'rules' ? policy.robot.getCrawlDelay(productToken(options.userAgent)) : undefined;
+  const seconds = policy.kind === 'rules' ? policy.robot.getCrawlDelay(productToken(options.userAgent)) : undefined;
+  return seconds !== undefined && Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds, MAX_CRAWL_DELAY_S) : undefined;
 }
 
 /**

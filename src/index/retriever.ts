@@ -14,8 +14,8 @@ import type { RetrievedPassage, RetrieveOptions } from './types.js';
 const MAX_LIMIT = 1000;
 
 /**
- * Exact BM25 top-k: every stored posting of the query terms is read (a few rows per term, one
- * per segment) and scored in the pool, so the ranking is the exhaustive one by construction.
+ * Exact BM25 top-k: every stored posting of the query terms is read (a row per term, segment
+ * and block of passage ids) and scored in the pool, so the ranking is the exhaustive one by construction.
  * The pool returns the best few times k; filters, deleted passages and copies of one story
  * are applied to that ranking in order, and if they leave fewer than k the pool is asked for
  * a longer ranking of the same postings.
@@ -41,7 +41,9 @@ export async function retrievePassages(
     }
     return { term: termIndex.get(c.termId)!, segment, block: c.block, data: c.data };
   });
-  const parts = splitByBlock(chunks, pool.size, tuning.splitBytes).map((part) => ({ idf: terms.map((t) => idf(t.df, stats.passages)), avgdl: stats.totalLength / stats.passages, segments, chunks: part }));
+  // Statistics, terms and postings are read by separate statements: a write in between may leave
+  // a df above the passage count, whose idf would turn negative. Capped, every weight stays positive.
+  const parts = splitByBlock(chunks, pool.size, tuning.splitBytes).map((part) => ({ idf: terms.map((t) => idf(Math.min(t.df, stats.passages), stats.passages)), avgdl: stats.totalLength / stats.passages, segments, chunks: part }));
   const documents = new Map<number, PassageDocument>();
   for (let want = Math.max(2 * limit, 32); ; want *= 4) {
     const ranked = mergeRankings(await Promise.all(parts.map((part) => pool.run('scoreSegments', { ...part, want }))), want);

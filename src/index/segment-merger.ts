@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { KeyMode } from '../auth/keys.repository.js';
 import type { CpuPool } from '../pool/pool.js';
 import type { Database } from '../storage/schema.js';
+import { withDeadlockRetry } from '../storage/deadlock-retry.js';
 import { createSegment, dropSegment, insertLists, segmentsOf, type Segment } from './segments.repository.js';
 
 /** Segments of one level that are folded into one of the next: about log10(passages) levels, so a query reads a few dozen rows per term. */
@@ -10,6 +11,8 @@ export const MERGE_FACTOR = 10;
 const EXPUNGE_RATIO = 0.3;
 /** Postings-list rows read per segment per round of a merge. */
 const ROWS_PER_READ = 1000;
+/** Bytes of stored lists handed to one merge task. */
+const BYTES_PER_TASK = 8 * 2 ** 20;
 /** When another process holds a mode's merge lock, try again after this long. */
 const BUSY_RETRY_MS = 2000;
 
@@ -101,7 +104,8 @@ export class SegmentMerger {
   /** False when another process holds the mode's merge lock. */
   private async mergeWhileNeeded(mode: KeyMode): Promise<boolean> {
     return this.db.connection().execute(async (conn) => {
-      const lock = `sev_index_merge_${mode}`;
+      // Named locks are server-wide: the database's name keeps deployments sharing a server apart (SHA1 keeps it within 64 characters).
+      const lock = sql`CONCAT('sev_merge_', SHA1(CONCAT(DATABASE(), ':', ${mode})))`;
       const got = await sql<{ got: number | null }>`SELECT GET_LOCK(${lock}, 0) AS got`.execute(conn);
       if (Number(got.rows[0]?.got) !== 1) return false;
       try {
@@ -128,7 +132,7 @@ export class SegmentMerger {
   private async merge(conn: Kysely<Database>, mode: KeyMode, plan: MergePlan): Promise<boolean> {
     const first = Math.min(...plan.segments.map((s) => s.firstPassage));
     const last = Math.max(...plan.segments.map((s) => s.lastPassage));
-    const live = await livePassages(conn, first, last);
+    const live = await livePassages(conn, mode, first, last);
     const target = await createSegment(conn, mode, { level: plan.level, state: 'building', postings: 0, firstPassage: first, lastPassage: last });
     const cursors = plan.segments.map((s) => new ListCursor(conn, s.id));
     let written = 0;
@@ -148,20 +152,23 @@ export class SegmentMerger {
           else lists.set(row.termId, [row.data]);
         }
       }
-      const merged = await this.pool.run('mergePostings', {
-        lists: [...lists.entries()].sort((a, b) => a[0] - b[0]).map(([termId, chunks]) => ({ termId, chunks })), first, live,
-      });
-      await insertLists(conn, target, merged.lists);
-      written += merged.written;
-      dropped += merged.dropped;
+      for (const part of byBytes([...lists.entries()].sort((a, b) => a[0] - b[0]).map(([termId, chunks]) => ({ termId, chunks })))) {
+        const merged = await this.pool.run('mergePostings', { lists: part, first, live });
+        await insertLists(conn, target, merged.lists);
+        written += merged.written;
+        dropped += merged.dropped;
+      }
     }
-    await conn.transaction().execute(async (trx) => {
+    await withDeadlockRetry(() => conn.transaction().execute(async (trx) => {
       // Passages deleted while the merge ran were counted dead on the old segments; they are still in the new one.
       const old = await trx.selectFrom('index_segments').select(['dead_postings']).where('id', 'in', plan.segments.map((s) => s.id)).forUpdate().execute();
-      const dead = Math.max(0, old.reduce((sum, s) => sum + Number(s.dead_postings), 0) - dropped);
+      // A segment rewritten alone for its dead postings that had none to drop was counted wrong;
+      // leaving the count would have it rewritten again and again.
+      const miscounted = plan.segments.length === 1 && dropped === 0;
+      const dead = miscounted ? 0 : Math.max(0, old.reduce((sum, s) => sum + Number(s.dead_postings), 0) - dropped);
       await trx.updateTable('index_segments').set({ state: 'active', postings: written, dead_postings: dead }).where('id', '=', target).execute();
       await trx.updateTable('index_segments').set({ state: 'retired' }).where('id', 'in', plan.segments.map((s) => s.id)).execute();
-    });
+    }));
     for (const segment of plan.segments) await dropSegment(conn, segment.id);
     // A merge that left nothing (every passage deleted) leaves no empty segment behind.
     if (written === 0) await dropSegment(conn, target);
@@ -169,18 +176,38 @@ export class SegmentMerger {
   }
 }
 
-/** Which passage ids in [first, last] still exist, as a bitmap (bit i: passage first + i). */
-async function livePassages(conn: Kysely<Database>, first: number, last: number): Promise<Uint8Array> {
+/** Which passage ids of the mode in [first, last] still exist, as a bitmap (bit i: passage first + i). */
+async function livePassages(conn: Kysely<Database>, mode: KeyMode, first: number, last: number): Promise<Uint8Array> {
   const bits = new Uint8Array(((last - first + 1) >> 3) + 1);
   const STEP = 500_000;
   for (let from = first; from <= last; from += STEP) {
-    const rows = await conn.selectFrom('index_passages').select('id').where('id', '>=', from).where('id', '<=', Math.min(last, from + STEP - 1)).execute();
+    // The mode's own passages only: another mode's ids may fill the same range many times over.
+    const rows = await conn.selectFrom('index_passages as p').innerJoin('index_documents as d', 'd.id', 'p.document_id').select('p.id')
+      .where('p.id', '>=', from).where('p.id', '<=', Math.min(last, from + STEP - 1)).where('d.mode', '=', mode).execute();
     for (const { id } of rows) {
       const offset = Number(id) - first;
       bits[offset >> 3]! |= 1 << (offset & 7);
     }
   }
   return bits;
+}
+
+/** Lists in groups of about BYTES_PER_TASK: one pool task each, so a round of large lists stays far within the task time limit. */
+function byBytes(lists: { termId: number; chunks: Uint8Array[] }[]): { termId: number; chunks: Uint8Array[] }[][] {
+  const groups: { termId: number; chunks: Uint8Array[] }[][] = [];
+  let group: { termId: number; chunks: Uint8Array[] }[] = [];
+  let bytes = 0;
+  for (const list of lists) {
+    group.push(list);
+    bytes += list.chunks.reduce((sum, c) => sum + c.byteLength, 0);
+    if (bytes >= BYTES_PER_TASK) {
+      groups.push(group);
+      group = [];
+      bytes = 0;
+    }
+  }
+  if (group.length > 0) groups.push(group);
+  return groups;
 }
 
 /** Reads one segment's lists in term order, a page at a time, never splitting a term's chunks across pages. */
@@ -207,11 +234,16 @@ class ListCursor {
     if (page.length < ROWS_PER_READ) {
       this.finished = true;
     } else {
-      // The page may end inside the last term's chunks: that term is read whole next time.
+      // The page may end inside the last term's blocks: that term is read whole next time.
       const cut = rows[rows.length - 1]!.termId;
       rows = rows.filter((r) => r.termId !== cut);
-      // Only a term with more than ROWS_PER_READ blocks (a segment of over 32 million passages) could fill a page alone.
-      if (rows.length === 0) throw new Error(`term ${cut} of segment ${this.segmentId} has more blocks than a merge reads at once`);
+      // A term with blocks in more than ROWS_PER_READ id ranges (ids spread thin by deletions and
+      // other modes) fills a page alone: it is read by itself, all its blocks at once.
+      if (rows.length === 0) {
+        rows = (await this.conn.selectFrom('index_segment_postings').select(['term_id', 'data'])
+          .where('segment_id', '=', this.segmentId).where('term_id', '=', cut).orderBy('chunk').execute())
+          .map((r) => ({ termId: Number(r.term_id), data: r.data as Uint8Array }));
+      }
     }
     this.rows = rows;
     if (rows.length > 0) this.after = rows[rows.length - 1]!.termId;
