@@ -5,7 +5,7 @@ import { openStorage, type Storage } from '../src/storage/connection.js';
 import { redisOptions } from '../src/redis/connection.js';
 import { createLogger } from '../src/log/logger.js';
 import { admit, findCrawl, insertCrawl, purgeFinishedCrawls } from '../src/crawl/crawl.repository.js';
-import { urlHash } from '../src/crawl/crawl-scope.js';
+import { sha256Hex } from '../src/storage/hash.js';
 import { crawlJobId } from '../src/crawl/crawl-jobs.js';
 import { MAX_EPOCHS, reconcileCrawls, RETENTION_MS } from '../src/crawl/crawl-reconciler.js';
 import { call, startTestService, testEnv, TEST_KEY, type TestService } from './helpers/service.js';
@@ -76,7 +76,7 @@ describe('crawl reconciler', function () {
       created_at: new Date(), started_at: new Date(), finished_at: null, updated_at: new Date(),
     }).execute();
     const seed = `${site.url}/`;
-    await admit(storage.db, id, [{ url: seed, urlHash: urlHash(seed), host: new URL(seed).host, depth: 0 }], []);
+    await admit(storage.db, id, [{ url: seed, urlHash: sha256Hex(seed), host: new URL(seed).host, depth: 0 }], []);
     await storage.db.updateTable('crawl_pages').set({ state: 'fetching', lease_owner: 'gone', attempts: 3 }).where('crawl_id', '=', id).execute();
 
     const done = await eventually(async () => {
@@ -101,7 +101,7 @@ describe('crawl reconciler', function () {
       }).execute();
       const pages = Array.from({ length: 5 }, (_, i) => {
         const url = `https://retention.example/${i}`;
-        return { url, urlHash: urlHash(url), host: 'retention.example', depth: 1 };
+        return { url, urlHash: sha256Hex(url), host: 'retention.example', depth: 1 };
       });
       await admit(storage.db, id, pages, []);
       return id;

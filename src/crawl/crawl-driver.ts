@@ -20,7 +20,8 @@ import { createFetchSignal } from '../fetch/fetch-signal.js';
 import { guardedRequest, parseHttpUrl } from '../fetch/guarded-request.js';
 import { discardBody, readBodyPrefix } from '../fetch/read-body.js';
 import type { CrawlRequest } from './crawl-options.js';
-import { CrawlScope, urlHash, type Candidate } from './crawl-scope.js';
+import { CrawlScope, type Candidate } from './crawl-scope.js';
+import { sha256Hex } from '../storage/hash.js';
 import { fetchForCrawl, PAGE_TIMEOUT_MS, processPage, type PageDeps } from './crawl-page.js';
 import type { FetchedPage } from '../fetch/fetch-page.js';
 import { DEFAULT_CRAWL_DELAY_MS, sleep, type HostGate } from './host-gate.js';
@@ -309,7 +310,7 @@ class CrawlRun {
 
   private async redirectTarget(finalUrl: string): Promise<'crawl' | 'out-of-scope' | 'known'> {
     if (!this.scope.inDomain(new URL(finalUrl))) return 'out-of-scope';
-    return (await repo.hasUrl(this.deps.db, this.crawlId, urlHash(finalUrl))) ? 'known' : 'crawl';
+    return (await repo.hasUrl(this.deps.db, this.crawlId, sha256Hex(finalUrl))) ? 'known' : 'crawl';
   }
 
   /** The host's Crawl-delay, or the default when robots.txt sets none. */

@@ -3,7 +3,7 @@
  * same_domain is off, within max_depth, and through the include and exclude patterns. Seeds are
  * taken as given (their patterns would otherwise have to match the start page too).
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../storage/hash.js';
 import { parseHttpUrl } from '../fetch/guarded-request.js';
 import type { CrawlRequest } from './crawl-options.js';
 import { compilePattern, matchesAny, type UrlPattern } from './url-pattern.js';
@@ -63,9 +63,6 @@ export class CrawlScope {
 function candidate(url: URL, depth: number): Candidate | undefined {
   const href = url.href;
   if (href.length > MAX_URL_LENGTH) return undefined;
-  return { url: href, urlHash: urlHash(href), host: url.host, depth };
+  return { url: href, urlHash: sha256Hex(href), host: url.host, depth };
 }
 
-export function urlHash(url: string): string {
-  return createHash('sha256').update(url).digest('hex');
-}

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../storage/hash.js';
 import type { Kysely } from 'kysely';
 import type { LimitFunction } from 'p-limit';
 import type { Config } from '../config.js';
@@ -35,7 +35,7 @@ export interface ExtractContext {
  * options.max_age, a stored extraction of the same URL young enough is rendered instead.
  */
 export async function extractPage(deps: ExtractDeps, context: ExtractContext, request: ExtractRequest): Promise<ExtractResult> {
-  const urlHash = sha256(request.url);
+  const urlHash = sha256Hex(request.url);
   if (request.options.max_age > 0) {
     const since = new Date(Date.now() - request.options.max_age * 1000);
     const stored = await findFreshExtraction(deps.db, { urlHash, cleanHtml: request.clean_html, mode: context.mode }, since);
@@ -70,7 +70,7 @@ export async function extractPage(deps: ExtractDeps, context: ExtractContext, re
     siteName: meta.siteName?.slice(0, 255) ?? null,
     description: meta.description,
     contentText: cleaned.text,
-    contentHash: sha256(cleaned.text),
+    contentHash: sha256Hex(cleaned.text),
     wordCount: meta.wordCount,
     blocksJson: JSON.stringify(cleaned.blocks),
     qualityScore: cleaned.quality,
@@ -180,8 +180,4 @@ function instant(published: string | null): Date | null {
   if (!published) return null;
   const date = new Date(published);
   return Number.isNaN(date.getTime()) ? null : date;
-}
-
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
 }

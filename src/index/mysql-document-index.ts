@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { KeyMode } from '../auth/keys.repository.js';
 import type { CpuPool } from '../pool/pool.js';
@@ -6,6 +5,7 @@ import type { Database } from '../storage/schema.js';
 import { deleteDomain, deleteUrls } from './deletion.repository.js';
 import { DEFAULT_TUNING, retrievePassages, type ScoringTuning } from './retriever.js';
 import { withDeadlockRetry } from '../storage/deadlock-retry.js';
+import { sha256Hex } from '../storage/hash.js';
 import { SegmentMerger, type MergerOptions } from './segment-merger.js';
 import { writeBatch } from './writer.repository.js';
 import type { DocumentIndex, IndexDocumentInput, IndexOutcome, RetrievedPassage, RetrieveOptions } from './types.js';
@@ -63,7 +63,7 @@ export class MysqlDocumentIndex implements DocumentIndex {
   }
 
   async deleteByUrls(mode: KeyMode, urls: readonly string[]): Promise<number> {
-    const hashes = urls.map((u) => createHash('sha256').update(u).digest('hex'));
+    const hashes = urls.map(sha256Hex);
     const deleted = await withDeadlockRetry(() => deleteUrls(this.db, mode, hashes));
     this.merger.request(mode);
     return deleted;

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { KeyMode } from '../auth/keys.repository.js';
 import type { Database } from '../storage/schema.js';
+import { sha256Hex } from '../storage/hash.js';
 import { encodeIdSet } from '../../workers/pool/postings-codec.js';
 import type { PreparedDocument } from '../../workers/pool/prepare-documents.js';
 import { hostOf, reverseDomain } from './domain.js';
@@ -28,7 +28,7 @@ export async function writeBatch(
     // mutex: concurrent batches otherwise take gap locks on the same URL and term ranges in
     // different orders and deadlock each other over and over.
     await lockStats(trx, mode);
-    const hashes = inputs.map((d) => sha256(d.url));
+    const hashes = inputs.map((d) => sha256Hex(d.url));
     const existing = await trx.selectFrom('index_documents').select(['id', 'url_hash', 'content_hash', 'duplicate_of', 'passage_count'])
       .where('mode', '=', mode).where('url_hash', 'in', hashes).forUpdate().execute();
     const byHash = new Map(existing.map((row) => [row.url_hash, row]));
@@ -148,8 +148,4 @@ export async function addToStats(trx: Transaction<Database>, mode: KeyMode, pass
   await trx.updateTable('index_stats')
     .set({ passages: sql`passages + ${passages}`, total_length: sql`total_length + ${totalLength}` })
     .where('mode', '=', mode).execute();
-}
-
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
 }
