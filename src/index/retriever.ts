@@ -12,6 +12,12 @@ import { readTermChunks } from './segments.repository.js';
 import type { RetrievedPassage, RetrieveOptions } from './types.js';
 
 const MAX_LIMIT = 1000;
+/**
+ * Filters and duplicate collapsing look at this many of the best-scoring passages at most: a
+ * filter that rejects nearly everything the query matches gets fewer than k results rather
+ * than a walk through every match, document lookups included.
+ */
+const MAX_CANDIDATES = 20_000;
 
 /**
  * Exact BM25 top-k: every stored posting of the query terms is read (a row per term, segment
@@ -45,10 +51,10 @@ export async function retrievePassages(
   // a df above the passage count, whose idf would turn negative. Capped, every weight stays positive.
   const parts = splitByBlock(chunks, pool.size, tuning.splitBytes).map((part) => ({ idf: terms.map((t) => idf(Math.min(t.df, stats.passages), stats.passages)), avgdl: stats.totalLength / stats.passages, segments, chunks: part }));
   const documents = new Map<number, PassageDocument>();
-  for (let want = Math.max(2 * limit, 32); ; want *= 4) {
+  for (let want = Math.max(2 * limit, 32); ; want = Math.min(want * 4, MAX_CANDIDATES)) {
     const ranked = mergeRankings(await Promise.all(parts.map((part) => pool.run('scoreSegments', { ...part, want }))), want);
     const accepted = await acceptInOrder(db, ranked, documents, options, limit);
-    if (accepted.length === limit || ranked.passages.length < want) return present(db, accepted);
+    if (accepted.length === limit || ranked.passages.length < want || want === MAX_CANDIDATES) return present(db, accepted);
   }
 }
 
