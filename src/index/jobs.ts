@@ -54,19 +54,23 @@ export interface IndexJobView {
   failure?: { code: string; message: string };
 }
 
-/** The caller's ingestion job, or 404: another account's or mode's job is not acknowledged. */
-export async function findIngestJob(queue: Queue, id: string, principal: Principal): Promise<IndexJob> {
+/**
+ * The caller's ingestion job with its state, or 404: another account's or mode's job is not
+ * acknowledged. The state is read before the job's data: read after, it could say "completed"
+ * about data fetched while the job still ran, which has no return value yet.
+ */
+export async function findIngestJob(queue: Queue, id: string, principal: Principal): Promise<{ job: IndexJob; state: IndexJobState }> {
+  const state = await queue.getJobState(id);
   const job = (await queue.getJob(id)) as IndexJob | undefined;
   const data = job?.data;
   if (!job || data?.input.kind !== 'ingest' || data.input.account_id !== principal.accountId || data.mode !== principal.mode) {
     throw new ApiError('NOT_FOUND', { resource: 'index_job', id }, `No index job with id ${id}.`);
   }
-  return job;
+  return { job, state: toState(state) };
 }
 
-export async function describeIngestJob(job: IndexJob): Promise<IndexJobView> {
+export function describeIngestJob(job: IndexJob, state: IndexJobState): IndexJobView {
   const input = job.data.input as IngestJobInput;
-  const state = toState(await job.getState());
   // While it runs, the job reports through its progress; once completed, its return value is final.
   const report = state === 'completed' ? (job.returnvalue as unknown as IngestReport) : progressOf(job, input);
   const view: IndexJobView = {

@@ -11,7 +11,7 @@ export const getIndexJob: Route = {
   scope: 'index',
   response: 'index-job.response',
   async handler(ctx, deps) {
-    const job = await findIngestJob(deps.queues.index, ctx.params.id!, ctx.state.principal!);
-    respond(ctx, await describeIngestJob(job));
+    const { job, state } = await findIngestJob(deps.queues.index, ctx.params.id!, ctx.state.principal!);
+    respond(ctx, describeIngestJob(job, state));
   },
 };
