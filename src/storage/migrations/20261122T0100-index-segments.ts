@@ -79,8 +79,8 @@ async function convertMode(db: Kysely<any>, mode: string): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  // Segments cannot be turned back into impact-ordered rows without the analysis; the older
-  // release re-indexes nothing by itself, so going down empties the index (documents are re-added by re-ingesting).
+  // Going down empties the index: the older layout's impacts were computed against a reference
+  // average length this one no longer keeps. Documents come back by ingesting them again.
   await sql`CREATE TABLE index_postings (
     term_id INT UNSIGNED NOT NULL,
     impact SMALLINT UNSIGNED NOT NULL,
