@@ -8,7 +8,8 @@
  * cancelled or failed, or the API refused it; 2 the command line is wrong.
  */
 import { parseArgs } from 'node:util';
-import { CrawlClient, CrawlRefused } from '../crawl/crawl-client.js';
+import { CrawlClient } from '../crawl/crawl-client.js';
+import { apiBaseUrl, ApiRefused } from './api-client.js';
 import { ProgressBar } from './progress-bar.js';
 import type { CrawlView } from '../crawl/crawl-view.js';
 
@@ -81,13 +82,13 @@ async function main(): Promise<number> {
     process.stderr.write(`SEV_API_KEY is not set.\n\n${USAGE}`);
     return 2;
   }
-  const client = new CrawlClient(process.env.SEV_URL ?? `http://127.0.0.1:${process.env.PORT ?? '8080'}`, apiKey);
+  const client = new CrawlClient(apiBaseUrl(), apiKey);
 
   let crawl: CrawlView;
   try {
     crawl = await client.start(body);
   } catch (error) {
-    const details = error instanceof CrawlRefused && error.details ? ` ${JSON.stringify(error.details)}` : '';
+    const details = error instanceof ApiRefused && error.details ? ` ${JSON.stringify(error.details)}` : '';
     process.stderr.write(`refused: ${(error as Error).message}${details}\n`);
     return 1;
   }

@@ -10,7 +10,8 @@
  */
 import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
-import { countDocuments, IngestClient, IngestRefused, readBatches, type LineError } from '../index/ingest-client.js';
+import { countDocuments, IngestClient, readBatches, type LineError } from '../index/ingest-client.js';
+import { apiBaseUrl, ApiRefused } from './api-client.js';
 import { emptyCounts, type IngestCounts } from '../index/ingest.js';
 import { ProgressBar } from './progress-bar.js';
 
@@ -37,7 +38,7 @@ async function main(): Promise<number> {
     process.stderr.write(`${file}: no such file\n`);
     return 2;
   }
-  const client = new IngestClient(process.env.SEV_URL ?? `http://127.0.0.1:${process.env.PORT ?? '8080'}`, apiKey);
+  const client = new IngestClient(apiBaseUrl(), apiKey);
   const total = await countDocuments(file);
   const bar = new ProgressBar(process.stderr, { name: 'documents', rate: 'docs' });
   const counts: IngestCounts = emptyCounts();
@@ -54,7 +55,7 @@ async function main(): Promise<number> {
       bar.update({ done, total, errors: errors.length });
     }
   } catch (error) {
-    stopped = error instanceof IngestRefused ? error.message : String(error);
+    stopped = error instanceof ApiRefused ? error.message : String(error);
   }
   bar.update({ done, total, errors: errors.length }, true);
   process.stdout.write(`${JSON.stringify({ total, done, counts, errors, ...(stopped ? { stopped } : {}) }, null, 2)}\n`);

@@ -8,6 +8,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { INGEST_CHUNK, emptyCounts, type IngestCounts } from './ingest.js';
 import type { IngestError } from './ingest-document.js';
+import { ApiClient, ApiRefused } from '../cli/api-client.js';
 
 /** Documents per request: the most the API indexes within the request. */
 export const BATCH_DOCUMENTS = INGEST_CHUNK;
@@ -15,8 +16,6 @@ export const BATCH_DOCUMENTS = INGEST_CHUNK;
 export const BATCH_BYTES = 8 * 1024 * 1024;
 /** How often a batch that became a job (the API's wait ran out) is polled. */
 const POLL_MS = 1000;
-/** Attempts at a batch that meets a transient error (429, 5xx, a lost connection). */
-const ATTEMPTS = 5;
 
 export interface Batch {
   /** 1-based line number of each document. */
@@ -69,32 +68,26 @@ export async function* readBatches(file: string): AsyncGenerator<Batch> {
   if (batch.documents.length > 0 || batch.unreadable.length > 0) yield batch;
 }
 
-interface Envelope {
-  success: boolean;
-  data?: { job_id: string | null; state: string; counts?: IngestCounts; errors: IngestError[]; failure?: { code: string; message: string } };
-  error?: { code: string; message: string };
-}
-
-/** A refusal that no retry will change (a bad key, a missing scope): the run stops. */
-export class IngestRefused extends Error {
-  constructor(readonly code: string, message: string) {
-    super(`${code}: ${message}`);
-    this.name = 'IngestRefused';
-  }
-}
-
-class RetryLater {
-  constructor(readonly cause: Error, readonly delayMs?: number) {}
+interface IndexAnswer {
+  job_id: string | null;
+  state: string;
+  counts?: IngestCounts;
+  errors: IngestError[];
+  failure?: { code: string; message: string };
 }
 
 export class IngestClient {
-  constructor(private readonly baseUrl: string, private readonly apiKey: string) {}
+  private readonly api: ApiClient;
+
+  constructor(baseUrl: string, apiKey: string) {
+    this.api = new ApiClient(baseUrl, apiKey);
+  }
 
   /** Indexes one batch, retrying transient failures; its errors carry file line numbers. */
   async send(batch: Batch): Promise<BatchOutcome> {
     const outcome: BatchOutcome = { counts: { ...emptyCounts(), rejected: batch.unreadable.length }, errors: [...batch.unreadable] };
     if (batch.documents.length === 0) return outcome;
-    const answer = await this.settle(await this.withRetries(() => this.request('POST', '/v1/index/documents', { documents: batch.documents })));
+    const answer = await this.settle(await this.api.request<IndexAnswer>('POST', '/v1/index/documents', { documents: batch.documents }));
     for (const [status, n] of Object.entries(answer.counts ?? emptyCounts()) as Array<[keyof IngestCounts, number]>) outcome.counts[status] += n;
     for (const error of answer.errors) outcome.errors.push({ line: batch.lines[error.index]!, field: error.field, reason: error.reason });
     outcome.errors.sort((a, b) => a.line - b.line);
@@ -102,46 +95,13 @@ export class IngestClient {
   }
 
   /** A batch the API handed to a job (it outlasted the request's wait) is polled to its end. */
-  private async settle(answer: NonNullable<Envelope['data']>): Promise<NonNullable<Envelope['data']>> {
+  private async settle(answer: IndexAnswer): Promise<IndexAnswer> {
     let current = answer;
     while (current.state === 'queued' || current.state === 'running') {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-      current = await this.withRetries(() => this.request('GET', `/v1/index/jobs/${encodeURIComponent(answer.job_id!)}`));
+      current = await this.api.request<IndexAnswer>('GET', `/v1/index/jobs/${encodeURIComponent(answer.job_id!)}`);
     }
-    if (current.state === 'failed') throw new IngestRefused(current.failure?.code ?? 'INTERNAL_SERVER_ERROR', current.failure?.message ?? 'the job failed');
+    if (current.state === 'failed') throw new ApiRefused(current.failure?.code ?? 'INTERNAL_SERVER_ERROR', current.failure?.message ?? 'the job failed');
     return current;
-  }
-
-  private async withRetries(attempt: () => Promise<Envelope['data'] | RetryLater>): Promise<NonNullable<Envelope['data']>> {
-    for (let i = 1; ; i++) {
-      const result = await attempt();
-      if (!(result instanceof RetryLater)) return result!;
-      if (i >= ATTEMPTS) throw result.cause;
-      await new Promise((resolve) => setTimeout(resolve, result.delayMs ?? 500 * 2 ** i));
-    }
-  }
-
-  /** The envelope's data, a transient failure to retry, or IngestRefused thrown for a final refusal. */
-  private async request(method: string, path: string, body?: unknown): Promise<Envelope['data'] | RetryLater> {
-    let response: Response;
-    try {
-      response = await fetch(new URL(path, this.baseUrl), {
-        method,
-        headers: { authorization: `Bearer ${this.apiKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-        ...(body ? { body: JSON.stringify(body) } : {}),
-      });
-    } catch (error) {
-      return new RetryLater(error as Error);
-    }
-    const envelope = await response.json().catch(() => ({ success: false })) as Envelope;
-    if (envelope.success && envelope.data) return envelope.data;
-    const code = envelope.error?.code ?? `HTTP_${response.status}`;
-    const message = envelope.error?.message ?? response.statusText;
-    if (response.status === 429 || response.status >= 500) {
-      // A rate limit says when it resets; the service's other transient failures get backoff.
-      const retryAfter = Number(response.headers.get('retry-after'));
-      return new RetryLater(new Error(`${code}: ${message}`), retryAfter > 0 ? retryAfter * 1000 : undefined);
-    }
-    throw new IngestRefused(code, message);
   }
 }
