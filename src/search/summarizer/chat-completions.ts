@@ -10,8 +10,8 @@
  */
 import type { Config } from '../../config.js';
 import type { Metrics } from '../../metrics/metrics.js';
-import type { CircuitState } from '../upstream/circuit-breaker.js';
-import { isRecord, requestJson, type JsonOutcome } from '../upstream/json-request.js';
+import { settleCall, type CircuitState } from '../upstream/circuit-breaker.js';
+import { isRecord, requestJson, transportFailure, type JsonOutcome } from '../upstream/json-request.js';
 import { monitoredBreaker } from '../upstream/monitored-breaker.js';
 import { checkCitations, renderCited, type CitedSentence } from './citations.js';
 import { chatMessages, type Passage } from './prompt.js';
@@ -106,14 +106,7 @@ export function createChatCompletionsSummarizer(config: Config, metrics: Metrics
         count(outcome.ok ? 'ok' : 'invalid');
         return outcome;
       }
-      if (answer.reason === 'aborted') {
-        // The caller ran out of time, which says nothing about the endpoint: no verdict for the breaker.
-        permit.release();
-        count('timeout');
-      } else {
-        permit.failure();
-        count(answer.reason === 'timeout' ? 'timeout' : 'error');
-      }
+      count(settleCall(permit, answer.reason));
       return answer;
     },
   };
@@ -130,32 +123,23 @@ function summaryOf(content: string, truncated: boolean, passages: readonly Passa
 
 /** choices[0].message.content of an OpenAI-format answer, or why there is none. */
 function readAnswer(response: JsonOutcome): Answer {
-  switch (response.kind) {
-    case 'timeout':
-    case 'aborted':
-    case 'error':
-      return { ok: false, reason: response.kind, detail: response.detail };
-    case 'malformed':
-      return { ok: false, reason: 'error', detail: `HTTP ${response.status}, ${response.detail}` };
-    case 'json': {
-      const body = response.value;
-      const failed = response.status < 200 || response.status > 299;
-      if (isRecord(body) && body.error !== undefined && body.error !== null) {
-        return { ok: false, reason: 'error', detail: `${failed ? `HTTP ${response.status}: ` : ''}${errorMessage(body.error)}` };
-      }
-      if (failed) return { ok: false, reason: 'error', detail: `HTTP ${response.status}` };
-      const choice: unknown = isRecord(body) && Array.isArray(body.choices) ? body.choices[0] : undefined;
-      const message = isRecord(choice) ? choice.message : undefined;
-      if (!isRecord(choice) || !isRecord(message)) return { ok: false, reason: 'error', detail: 'answer has no choices[0].message' };
-      const { content } = message;
-      if (content !== undefined && content !== null && typeof content !== 'string') {
-        return { ok: false, reason: 'error', detail: 'choices[0].message.content is not a string' };
-      }
-      const text = withoutReasoning(content ?? '');
-      if (text === '') return { ok: false, reason: 'invalid', detail: 'empty answer' };
-      return { ok: true, content: text, truncated: choice.finish_reason === 'length' };
-    }
+  if (response.kind !== 'json') return transportFailure(response);
+  const body = response.value;
+  const failed = response.status < 200 || response.status > 299;
+  if (isRecord(body) && body.error !== undefined && body.error !== null) {
+    return { ok: false, reason: 'error', detail: `${failed ? `HTTP ${response.status}: ` : ''}${errorMessage(body.error)}` };
   }
+  if (failed) return { ok: false, reason: 'error', detail: `HTTP ${response.status}` };
+  const choice: unknown = isRecord(body) && Array.isArray(body.choices) ? body.choices[0] : undefined;
+  const message = isRecord(choice) ? choice.message : undefined;
+  if (!isRecord(choice) || !isRecord(message)) return { ok: false, reason: 'error', detail: 'answer has no choices[0].message' };
+  const { content } = message;
+  if (content !== undefined && content !== null && typeof content !== 'string') {
+    return { ok: false, reason: 'error', detail: 'choices[0].message.content is not a string' };
+  }
+  const text = withoutReasoning(content ?? '');
+  if (text === '') return { ok: false, reason: 'invalid', detail: 'empty answer' };
+  return { ok: true, content: text, truncated: choice.finish_reason === 'length' };
 }
 
 function errorMessage(error: unknown): string {

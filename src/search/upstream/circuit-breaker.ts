@@ -25,6 +25,24 @@ export interface CircuitPermit {
   release(): void;
 }
 
+/**
+ * Gives the breaker the verdict of a call and names its outcome for the metrics: a call the
+ * caller gave up on (aborted) says nothing about the service, so it is released without a
+ * verdict (and counted as a time-out); any other failure counts against the service.
+ */
+export function settleCall(permit: CircuitPermit, failure?: string): 'ok' | 'timeout' | 'error' {
+  if (failure === undefined) {
+    permit.success();
+    return 'ok';
+  }
+  if (failure === 'aborted') {
+    permit.release();
+    return 'timeout';
+  }
+  permit.failure();
+  return failure === 'timeout' ? 'timeout' : 'error';
+}
+
 export class CircuitBreaker {
   private current: CircuitState = 'closed';
   /** Times of the failures since the last success, oldest first, at most failureThreshold. */

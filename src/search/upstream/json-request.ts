@@ -37,6 +37,13 @@ export type JsonOutcome =
   /** Transport failure: refused, reset, DNS, response too large. */
   | { readonly kind: 'error'; readonly detail: string };
 
+/** How a call that brought no JSON failed, as adapters report it: an unreadable body counts as an error. */
+export function transportFailure(response: Exclude<JsonOutcome, { kind: 'json' }>): { ok: false; reason: 'timeout' | 'aborted' | 'error'; detail: string } {
+  return response.kind === 'malformed'
+    ? { ok: false, reason: 'error', detail: `HTTP ${response.status}, ${response.detail}` }
+    : { ok: false, reason: response.kind, detail: response.detail };
+}
+
 export async function requestJson(url: URL, options: JsonRequestOptions): Promise<JsonOutcome> {
   const deadline = createFetchSignal(options.timeoutMs, options.signal);
   const { signal } = deadline;

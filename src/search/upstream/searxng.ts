@@ -8,8 +8,8 @@
  */
 import type { Config } from '../../config.js';
 import type { Metrics } from '../../metrics/metrics.js';
-import type { CircuitState } from './circuit-breaker.js';
-import { isRecord, requestJson, type JsonOutcome } from './json-request.js';
+import { settleCall, type CircuitState } from './circuit-breaker.js';
+import { isRecord, requestJson, transportFailure, type JsonOutcome } from './json-request.js';
 import { monitoredBreaker } from './monitored-breaker.js';
 import type { Recency } from './result-filters.js';
 import { normaliseResults, type UpstreamResult } from './upstream-result.js';
@@ -76,40 +76,21 @@ export function createSearxngClient(config: Config, metrics: Metrics): SearxngCl
         maxBytes: MAX_RESPONSE_BYTES,
       });
       const outcome = interpret(response);
-      if (outcome.ok) {
-        permit.success();
-        count('ok');
-      } else if (outcome.reason === 'aborted') {
-        // The caller ran out of time, which says nothing about SearXNG: no verdict for the breaker.
-        permit.release();
-        count('timeout');
-      } else {
-        permit.failure();
-        count(outcome.reason === 'timeout' ? 'timeout' : 'error');
-      }
+      count(settleCall(permit, outcome.ok ? undefined : outcome.reason));
       return outcome;
     },
   };
 }
 
 function interpret(response: JsonOutcome): SearxngOutcome {
-  switch (response.kind) {
-    case 'timeout':
-    case 'aborted':
-    case 'error':
-      return { ok: false, reason: response.kind, detail: response.detail };
-    case 'malformed':
-      return { ok: false, reason: 'error', detail: `HTTP ${response.status}, ${response.detail}` };
-    case 'json': {
-      if (response.status !== 200) {
-        const hint = response.status === 403 ? ' (is the json format enabled in settings.yml?)' : '';
-        return { ok: false, reason: 'error', detail: `HTTP ${response.status}${hint}` };
-      }
-      const body = response.value;
-      if (!isRecord(body) || !Array.isArray(body.results)) return { ok: false, reason: 'error', detail: 'answer has no results array' };
-      return { ok: true, results: normaliseResults(body.results), unresponsiveEngines: unresponsive(body.unresponsive_engines) };
-    }
+  if (response.kind !== 'json') return transportFailure(response);
+  if (response.status !== 200) {
+    const hint = response.status === 403 ? ' (is the json format enabled in settings.yml?)' : '';
+    return { ok: false, reason: 'error', detail: `HTTP ${response.status}${hint}` };
   }
+  const body = response.value;
+  if (!isRecord(body) || !Array.isArray(body.results)) return { ok: false, reason: 'error', detail: 'answer has no results array' };
+  return { ok: true, results: normaliseResults(body.results), unresponsiveEngines: unresponsive(body.unresponsive_engines) };
 }
 
 /** SearXNG lists engines that failed this query as [name, reason] pairs. */
