@@ -49,7 +49,9 @@ export async function retrievePassages(
   });
   // Statistics, terms and postings are read by separate statements: a write in between may leave
   // a df above the passage count, whose idf would turn negative. Capped, every weight stays positive.
-  const parts = splitByBlock(chunks, pool.size, tuning.splitBytes).map((part) => ({ idf: terms.map((t) => idf(Math.min(t.df, stats.passages), stats.passages)), avgdl: stats.totalLength / stats.passages, segments, chunks: part }));
+  const weights = terms.map((t) => idf(Math.min(t.df, stats.passages), stats.passages));
+  const avgdl = stats.totalLength / stats.passages;
+  const parts = splitByBlock(chunks, pool.size, tuning.splitBytes).map((part) => ({ idf: weights, avgdl, segments, chunks: part }));
   const documents = new Map<number, PassageDocument>();
   for (let want = Math.max(2 * limit, 32); ; want = Math.min(want * 4, MAX_CANDIDATES)) {
     const ranked = mergeRankings(await Promise.all(parts.map((part) => pool.run('scoreSegments', { ...part, want }))), want);
