@@ -170,12 +170,13 @@ describe('text analysis', () => {
       const text = Array.from({ length: Math.ceil(5_000_000 / paragraph.length) }, () => paragraph).join('\n\n');
       const started = performance.now();
       const passages = splitPassages(text, 'en');
-      expect(performance.now() - started).to.be.below(2000);
+      // Linear work takes about a second here, 2 s on a loaded machine; quadratic work would take minutes.
+      expect(performance.now() - started).to.be.below(8000);
       expect(passages.length).to.be.greaterThan(5000);
       expect(splitPassages(text.slice(0, 10_000), 'en')).to.deep.equal(splitPassages(text.slice(0, 10_000), 'en'));
       const analysed = performance.now();
       expect(analyze(text, 'en').length).to.be.greaterThan(500_000);
-      expect(performance.now() - analysed).to.be.below(4000);
+      expect(performance.now() - analysed).to.be.below(16_000);
     });
   });
 });

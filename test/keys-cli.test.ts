@@ -7,7 +7,9 @@ import { runCli, type CliRun } from './helpers/cli.js';
 // The command line built beside this test, whichever output directory the build used.
 const CLI = fileURLToPath(new URL('../src/cli/keys.js', import.meta.url));
 
-describe('keys command line', () => {
+describe('keys command line', function () {
+  // Each command starts a Node process of its own: seconds apiece on a loaded two-core machine.
+  this.timeout(60_000);
   // One queue namespace for the command line and the service, so they share the invalidation channel.
   const env = testEnv();
   let service: TestService;

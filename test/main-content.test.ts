@@ -268,7 +268,9 @@ describe('main content', () => {
         const html = make();
         const started = performance.now();
         for (const clean of [true, false]) extract(html, clean);
-        expect(performance.now() - started).to.be.below(5000);
+        // Bounds a blow-up (quadratic work on these inputs takes minutes), not speed: a loaded
+        // two-core machine has taken 10 s for the 5 MB line.
+        expect(performance.now() - started).to.be.below(20_000);
       });
     }
 

@@ -6,8 +6,9 @@ const TASK = { url: 'http://x.test/', kind: 'html', format: 'text', clean: true,
 describe('CPU pool', () => {
   let pool: CpuPool;
   before(() => {
-    // Long enough for a replacement thread to start on a busy machine, far shorter than the huge task.
-    pool = createCpuPool({ threads: 2, taskTimeoutMs: 1000 });
+    // Long enough for a replacement thread to start and load its modules on a busy machine, far
+    // shorter than the huge task.
+    pool = createCpuPool({ threads: 2, taskTimeoutMs: 6000 });
   });
   after(() => pool.close());
 
@@ -19,7 +20,7 @@ describe('CPU pool', () => {
   });
 
   it('stops a task past its time limit and keeps serving', async () => {
-    // Thirty megabytes of paragraphs take far longer than a second to parse.
+    // Three million paragraphs (36 MB) take far longer than six seconds to parse and clean.
     const huge = '<p>word </p>'.repeat(3_000_000);
     let caught: unknown;
     try {
