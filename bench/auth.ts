@@ -23,14 +23,14 @@
  * and its cores, as in bench/pipeline.ts; scenarios run in interleaved rounds so drift (JIT, GC,
  * MySQL growing the audit table) spreads over all of them.
  */
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { Pool } from 'undici';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/log/logger.js';
 import { startService } from '../src/service.js';
 import { testEnv, TEST_KEY } from '../test/helpers/service.js';
+import { closedLoop } from './closed-loop.js';
+import { unlimitedPlansFile } from './unlimited-plan.js';
 
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const seconds = Number(process.env.BENCH_SECONDS ?? 4); // per scenario and round
@@ -41,14 +41,9 @@ const loadBefore = os.loadavg()[0]!;
 const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 const rssAtStart = process.memoryUsage().rss;
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sev-bench-auth-'));
-const plansFile = path.join(tmp, 'plans.json');
-fs.writeFileSync(plansFile, JSON.stringify([{
-  name: 'bench', rate_limit_per_minute: 10_000_000, monthly_limit: null, sandbox_monthly_limit: null,
-  daily_limit_per_key: null, features: ['scoped_keys', 'service_accounts'],
-}]));
+const plans = unlimitedPlansFile();
 const config = loadConfig(testEnv({
-  PLANS_FILE: plansFile,
+  PLANS_FILE: plans.file,
   DEFAULT_PLAN: 'bench',
   RATE_LIMIT_PER_MINUTE: '1000000',
   AUTH_FAILURES_PER_MINUTE: '1000000',
@@ -106,21 +101,9 @@ async function one(s: Scenario): Promise<number> {
   return performance.now() - started;
 }
 
-/** `concurrency` clients, each sending its next request as soon as the last is answered. */
-async function run(s: Scenario, forSeconds: number, record: boolean): Promise<void> {
-  const started = performance.now();
-  const cpu = process.cpuUsage();
-  const deadline = started + forSeconds * 1000;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (performance.now() < deadline) {
-      const latency = await one(s);
-      if (record) s.latencies.push(latency);
-    }
-  }));
-  if (!record) return;
-  s.seconds += (performance.now() - started) / 1000;
-  const used = process.cpuUsage(cpu);
-  s.cpuMicros += used.user + used.system;
+/** Runs scenario `s` for `forSeconds`, recording it unless this is a warm-up. */
+function run(s: Scenario, forSeconds: number, record: boolean): Promise<void> {
+  return closedLoop(concurrency, forSeconds, () => one(s), record ? s : undefined);
 }
 
 // Warm-up: connections open, JIT warm, the key in the cache, every code path taken once.
@@ -163,4 +146,4 @@ console.log(`authentication + rate limit + usage + audit cost: ${(pct(bearerRow,
 await setup('POST', `/v1/auth/keys/${key.id}/revoke`, {});
 await pool.close();
 await service.close();
-fs.rmSync(tmp, { recursive: true, force: true });
+plans.remove();

@@ -5,7 +5,7 @@ import { ApiError } from '../http/errors.js';
 import { inRanges, parseRanges } from '../http/client-address.js';
 import { hashKey, hashesEqual } from './key-hash.js';
 import { parseKey } from './key-format.js';
-import { findKeyBySecretHash, type KeyRecord } from './keys.repository.js';
+import { findKeyBySecretHash, type KeyRecord, type SecretMatch } from './keys.repository.js';
 import type { KeyLookupCache } from './key-cache.js';
 import type { Plan, Plans } from './plans.js';
 import { operatorPrincipal, SCOPES, type Permission, type Principal } from './principal.js';
@@ -33,6 +33,9 @@ export interface AuthenticatorDeps {
  */
 export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
   const master = operatorPrincipal(deps.masterRateLimitPerMinute);
+  // The principal of a cached key record, built once: KeyLookupCache hands out the same record
+  // until the key or its account changes, and plans are fixed for the process' life.
+  const principals = new WeakMap<SecretMatch, Principal>();
 
   return {
     async authenticate(secret, clientIp) {
@@ -58,7 +61,12 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
       if (key.ipAllowlist && !inRanges(clientIp, parseRanges(key.ipAllowlist))) {
         throw new ApiError('IP_NOT_ALLOWED', { client_ip: clientIp });
       }
-      return principalOf(key, deps.plans.get(account.plan));
+      let principal = principals.get(match);
+      if (!principal) {
+        principal = principalOf(key, deps.plans.get(account.plan));
+        principals.set(match, principal);
+      }
+      return principal;
     },
   };
 }

@@ -7,38 +7,76 @@ import { ApiError } from '../http/errors.js';
 import type { UsageRecorder } from './usage-recorder.js';
 import { dailyUsage, monthlyUsage } from './usage.repository.js';
 import { dayOf, monthOf, startOfNextDay, startOfNextMonth } from './periods.js';
+import { countInWindow, WINDOW_LUA, WINDOW_SECONDS, windowKey, type WindowCount } from './rate-window.js';
 
 /**
  * Checks every counter against its limit and, only when all have room, increments them all: one
  * atomic step in Redis, so concurrent requests on any number of API processes can never push a
  * counter past its limit. A counter that does not exist (new period, or Redis lost its data)
  * is reported instead of being created at zero; the caller seeds it from MySQL and retries.
- * Returns {0, counts...} when admitted, {1, i} when counter i is missing, {2, i, count} when
- * counter i is at its limit. A limit of -1 means none.
+ * `admit(first, limits)` reads the counters from KEYS[first] on and their limits from
+ * ARGV[limits] on; it returns {0, counts...} when admitted, {1, i} when counter i is missing,
+ * {2, i, count} when counter i is at its limit. A limit of -1 means none.
  */
-const CHECK_AND_COUNT = `
-for i = 1, #KEYS do
-  if redis.call('EXISTS', KEYS[i]) == 0 then return {1, i} end
+const QUOTA_LUA = `
+local function admit(first, limits)
+  for i = first, #KEYS do
+    if redis.call('EXISTS', KEYS[i]) == 0 then return {1, i - first + 1} end
+  end
+  for i = first, #KEYS do
+    local limit = tonumber(ARGV[limits + i - first])
+    local count = tonumber(redis.call('GET', KEYS[i]))
+    if limit >= 0 and count >= limit then return {2, i - first + 1, count} end
+  end
+  local result = {0}
+  for i = first, #KEYS do result[#result + 1] = redis.call('INCR', KEYS[i]) end
+  return result
 end
-for i = 1, #KEYS do
-  local limit = tonumber(ARGV[i])
-  local count = tonumber(redis.call('GET', KEYS[i]))
-  if limit >= 0 and count >= limit then return {2, i, count} end
-end
-local result = {0}
-for i = 1, #KEYS do result[#result + 1] = redis.call('INCR', KEYS[i]) end
+`;
+
+const CHECK_AND_COUNT = `${QUOTA_LUA}
+return admit(1, 1)
+`;
+
+/**
+ * The per-minute window (KEYS[1], ARGV[1] seconds, limit ARGV[2]) and the quotas in one round
+ * trip, as a request passes them in turn: the window always counts the request; the quotas are
+ * checked and counted only when the window admits it. Returns {used, ttl} when the window
+ * refuses, else {used, ttl} followed by what CHECK_AND_COUNT returns.
+ */
+const WINDOW_CHECK_AND_COUNT = `${QUOTA_LUA}${WINDOW_LUA}
+if used > tonumber(ARGV[2]) then return {used, ttl} end
+local result = admit(2, 3)
+table.insert(result, 1, ttl)
+table.insert(result, 1, used)
 return result
 `;
 
 type ScriptResult = [0, ...number[]] | [1, number] | [2, number, number];
 
 interface Counter {
+  period: 'month' | 'day';
   key: string;
   limit: number | null;
-  /** The durable count, read when Redis has none. */
-  seed: () => Promise<number>;
   /** When Redis may forget the counter (the period is over by then). */
   expiresAt: Date;
+}
+
+/** The UTC day a request falls in and what follows from it, worked out once a day rather than per request. */
+interface Periods {
+  /** The day's bounds, epoch ms. */
+  start: number;
+  end: number;
+  month: string;
+  day: string;
+  nextMonth: Date;
+  nextDay: Date;
+}
+
+/** A request's count in its key's rate-limit window and, when a quota refuses it, that refusal (the 429 to send). */
+export interface Admission {
+  window: WindowCount;
+  refusal?: ApiError;
 }
 
 export interface KeyUsage {
@@ -57,6 +95,8 @@ export interface KeyUsage {
  */
 export class UsageMeter {
   private readonly checkAndCount: (...args: (string | number)[]) => Promise<ScriptResult>;
+  private readonly windowCheckAndCount: (...args: (string | number)[]) => Promise<[number, number, ...number[]]>;
+  private periods: Periods | undefined;
 
   constructor(
     private readonly redis: Redis,
@@ -67,41 +107,41 @@ export class UsageMeter {
   ) {
     // defineCommand sends EVALSHA and falls back to EVAL once after a Redis restart.
     redis.defineCommand('sevCheckAndCount', { lua: CHECK_AND_COUNT });
-    const command = (redis as unknown as Record<string, (...args: (string | number)[]) => Promise<ScriptResult>>).sevCheckAndCount!;
-    this.checkAndCount = command.bind(redis);
+    redis.defineCommand('sevWindowCheckAndCount', { lua: WINDOW_CHECK_AND_COUNT });
+    const commands = redis as unknown as Record<string, (...args: (string | number)[]) => Promise<never>>;
+    this.checkAndCount = commands.sevCheckAndCount!.bind(redis);
+    this.windowCheckAndCount = commands.sevWindowCheckAndCount!.bind(redis);
   }
 
-  /** Counts one metered request, or throws the 429 that refuses it. */
-  async admit(principal: Principal): Promise<void> {
+  /**
+   * Counts one metered request in its key's per-minute window and, when the window admits it,
+   * against the daily and monthly quotas, in one script call (the window alone for a key
+   * without an account). The caller judges the window (`used` over the key's limit: refused,
+   * quotas untouched) and sends its headers, then the quota's refusal if there is one.
+   */
+  async admit(principal: Principal): Promise<Admission> {
+    const window = windowKey(this.prefix, principal);
     const accountId = principal.accountId;
-    if (accountId === null) return;
+    if (accountId === null) return { window: await countInWindow(this.redis, window) };
     const now = this.clock.now();
-    const counters = this.counters(principal, accountId, now);
-    for (let attempt = 0; attempt <= counters.length; attempt++) {
-      const result = await this.checkAndCount(
-        counters.length,
-        ...counters.map((c) => c.key),
-        ...counters.map((c) => c.limit ?? -1),
-      );
-      if (result[0] === 0) {
-        this.recorder.count(accountId, principal.mode, principal.id, monthOf(now), dayOf(now));
-        return;
-      }
-      const counter = counters[result[1] - 1]!;
-      if (result[0] === 1) {
-        await this.seed(counter);
-        continue;
-      }
-      throw this.limitError(principal, counter, counters.indexOf(counter) === 0 ? 'month' : 'day', result[2], now);
-    }
-    throw new Error('usage counters could not be seeded');
+    const periods = this.periodsOf(now);
+    const counters = this.counters(principal, accountId, periods);
+    const [used, msLeft, ...quota] = await this.windowCheckAndCount(
+      1 + counters.length,
+      window, ...counters.map((c) => c.key),
+      WINDOW_SECONDS, principal.rateLimitPerMinute, ...counters.map((c) => c.limit ?? -1),
+    );
+    const count = { used, msLeft };
+    if (used > principal.rateLimitPerMinute) return { window: count };
+    const refusal = await this.settle(principal, accountId, counters, periods, now, quota as ScriptResult);
+    return refusal ? { window: count, refusal } : { window: count };
   }
 
   /** A key's use today and its account's this month, as the limits see them. */
   async keyUsage(principal: Pick<Principal, 'id' | 'accountId' | 'mode' | 'dailyLimit' | 'monthlyLimit'>): Promise<KeyUsage> {
     const now = this.clock.now();
     const accountId = principal.accountId ?? '';
-    const [monthKey, dayKey] = [this.monthKey(accountId, principal.mode, now), this.dayKey(accountId, principal.id, now)];
+    const [monthKey, dayKey] = [this.monthKey(accountId, principal.mode, monthOf(now)), this.dayKey(accountId, principal.id, dayOf(now))];
     const [month, day] = await this.redis.mget(monthKey, dayKey);
     return {
       requests_today: day !== null ? Number(day) : await dailyUsage(this.db, principal.id, dayOf(now)),
@@ -113,47 +153,68 @@ export class UsageMeter {
     };
   }
 
-  private counters(principal: Principal, accountId: string, now: Date): Counter[] {
-    const period = monthOf(now);
-    const day = dayOf(now);
+  /** Seeds missing counters and retries until the quotas admit the request (undefined) or refuse it (the 429). */
+  private async settle(principal: Principal, accountId: string, counters: Counter[], periods: Periods, now: Date, first: ScriptResult): Promise<ApiError | undefined> {
+    let result = first;
+    for (let seeded = 0; ; seeded++) {
+      if (result[0] === 0) {
+        this.recorder.count(accountId, principal.mode, principal.id, periods.month, periods.day);
+        return undefined;
+      }
+      const counter = counters[result[1] - 1]!;
+      if (result[0] === 2) return this.limitError(principal, counter, result[2], now);
+      if (seeded === counters.length) throw new Error('usage counters could not be seeded');
+      await this.seed(principal, accountId, counter, periods);
+      result = await this.checkAndCount(counters.length, ...counters.map((c) => c.key), ...counters.map((c) => c.limit ?? -1));
+    }
+  }
+
+  private periodsOf(now: Date): Periods {
+    const at = now.getTime();
+    if (this.periods && at >= this.periods.start && at < this.periods.end) return this.periods;
+    const nextDay = startOfNextDay(now);
+    this.periods = {
+      start: Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()),
+      end: nextDay.getTime(),
+      month: monthOf(now),
+      day: dayOf(now),
+      nextMonth: startOfNextMonth(now),
+      nextDay,
+    };
+    return this.periods;
+  }
+
+  private counters(principal: Principal, accountId: string, periods: Periods): Counter[] {
     return [
-      {
-        key: this.monthKey(accountId, principal.mode, now),
-        limit: principal.monthlyLimit,
-        seed: () => monthlyUsage(this.db, accountId, principal.mode, period),
-        expiresAt: startOfNextMonth(now),
-      },
-      {
-        key: this.dayKey(accountId, principal.id, now),
-        limit: principal.dailyLimit,
-        seed: () => dailyUsage(this.db, principal.id, day),
-        expiresAt: startOfNextDay(now),
-      },
+      { period: 'month', key: this.monthKey(accountId, principal.mode, periods.month), limit: principal.monthlyLimit, expiresAt: periods.nextMonth },
+      { period: 'day', key: this.dayKey(accountId, principal.id, periods.day), limit: principal.dailyLimit, expiresAt: periods.nextDay },
     ];
   }
 
-  // Both counters of a request share the account's hash tag, so the script also runs on Redis Cluster.
-  private monthKey(accountId: string, mode: string, now: Date): string {
-    return `${this.prefix}:usage:{${accountId}}:${mode}:${monthOf(now)}`;
+  // Both counters of a request share the account's hash tag (as its rate-limit window does), so the scripts also run on Redis Cluster.
+  private monthKey(accountId: string, mode: string, month: string): string {
+    return `${this.prefix}:usage:{${accountId}}:${mode}:${month}`;
   }
 
-  private dayKey(accountId: string, keyId: string, now: Date): string {
-    return `${this.prefix}:usage:{${accountId}}:key:${keyId}:${dayOf(now)}`;
+  private dayKey(accountId: string, keyId: string, day: string): string {
+    return `${this.prefix}:usage:{${accountId}}:key:${keyId}:${day}`;
   }
 
-  private async seed(counter: Counter): Promise<void> {
+  private async seed(principal: Principal, accountId: string, counter: Counter, periods: Periods): Promise<void> {
     // Our own unflushed counts belong in the seed; flushing first puts them there.
     await this.recorder.flush();
-    const durable = await counter.seed();
+    const durable = counter.period === 'month'
+      ? await monthlyUsage(this.db, accountId, principal.mode, periods.month)
+      : await dailyUsage(this.db, principal.id, periods.day);
     // A day of slack past the period's end, so a clock a little behind never reseeds a live period.
     const ttlSeconds = Math.max(60, Math.ceil((counter.expiresAt.getTime() - Date.now()) / 1000) + 86_400);
     await this.redis.set(counter.key, durable, 'EX', ttlSeconds, 'NX');
   }
 
-  private limitError(principal: Principal, counter: Counter, period: 'month' | 'day', used: number, now: Date): ApiError {
+  private limitError(principal: Principal, counter: Counter, used: number, now: Date): ApiError {
     const retryAfter = Math.max(1, Math.ceil((counter.expiresAt.getTime() - now.getTime()) / 1000));
     const headers = { 'Retry-After': String(retryAfter) };
-    if (period === 'month') {
+    if (counter.period === 'month') {
       return new ApiError(
         'MONTHLY_LIMIT_EXCEEDED',
         { monthly_limit: counter.limit, requests_used: used, reset_date: counter.expiresAt.toISOString() },

@@ -49,9 +49,10 @@ export function authenticate(authenticator: Authenticator, redis: Redis, keyPref
         if (result) {
           // A refused key has no window of its own; the headers show the address' failure budget.
           const now = Date.now();
-          ctx.set(windowHeaders(failuresPerMinute, result.res, FAILURE_WINDOW_SECONDS, now));
+          const count = { used: result.res.consumedPoints, msLeft: result.res.msBeforeNext };
+          ctx.set(windowHeaders(failuresPerMinute, count, FAILURE_WINDOW_SECONDS, now));
           if (result.exceeded) {
-            throw windowExceeded(failuresPerMinute, result.res, FAILURE_WINDOW_SECONDS, now, `Too many failed authentications from ${ctx.state.clientIp}; wait before trying again.`);
+            throw windowExceeded(failuresPerMinute, count, FAILURE_WINDOW_SECONDS, now, `Too many failed authentications from ${ctx.state.clientIp}; wait before trying again.`);
           }
         }
       }

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import { ApiError } from '../errors.js';
 import type { AppState } from '../context.js';
-import { resolveClientAddress, type parseRanges } from '../client-address.js';
+import { resolveClientAddress, type ClientAddress, type parseRanges } from '../client-address.js';
 
 /**
  * Establishes the client's address and scheme (trusting forwarded headers only from configured
@@ -12,14 +12,23 @@ import { resolveClientAddress, type parseRanges } from '../client-address.js';
 const PROBES = new Set(['/livez', '/readyz', '/metrics']);
 
 export function httpsGuard(requireHttps: boolean, trusted: ReturnType<typeof parseRanges>): Middleware<AppState> {
+  // Without forwarded headers the answer depends on the connection alone: worked out once per
+  // keep-alive connection instead of parsing its address on every request.
+  const bySocket = new WeakMap<object, ClientAddress>();
   return async (ctx, next) => {
     const socket = ctx.req.socket as typeof ctx.req.socket & { encrypted?: boolean };
-    const client = resolveClientAddress(
-      socket.remoteAddress ?? '',
-      Boolean(socket.encrypted),
-      { forwardedFor: ctx.get('X-Forwarded-For') || undefined, forwardedProto: ctx.get('X-Forwarded-Proto') || undefined },
-      trusted,
-    );
+    const forwardedFor = ctx.get('X-Forwarded-For');
+    const forwardedProto = ctx.get('X-Forwarded-Proto');
+    let client = forwardedFor || forwardedProto ? undefined : bySocket.get(socket);
+    if (!client) {
+      client = resolveClientAddress(
+        socket.remoteAddress ?? '',
+        Boolean(socket.encrypted),
+        { forwardedFor: forwardedFor || undefined, forwardedProto: forwardedProto || undefined },
+        trusted,
+      );
+      if (!forwardedFor && !forwardedProto) bySocket.set(socket, client);
+    }
     ctx.state.clientIp = client.ip;
     ctx.state.origin = `${client.protocol}://${ctx.host}`;
     if (requireHttps && client.protocol !== 'https' && !PROBES.has(ctx.path)) {

@@ -9,6 +9,20 @@ import type { AppState } from '../context.js';
  * come from the one catalogue, so they are bounded too.
  */
 export function observe(metrics: Metrics): Middleware<AppState> {
+  // Children bound to their labels once: prom-client would otherwise hash the label set of every
+  // request twice (counter and histogram). Method, route template and status are bounded sets.
+  const bound = new Map<string, { requests: { inc(): void }; duration: { observe(value: number): void } }>();
+  const series = (method: string, route: string, status: number) => {
+    const key = `${method} ${route} ${status}`;
+    let children = bound.get(key);
+    if (!children) {
+      const labels = { method, route, status: String(status) };
+      children = { requests: metrics.httpRequests.labels(labels), duration: metrics.httpDuration.labels(labels) };
+      bound.set(key, children);
+    }
+    return children;
+  };
+
   return async (ctx, next) => {
     metrics.httpInFlight.inc();
     try {
@@ -16,18 +30,22 @@ export function observe(metrics: Metrics): Middleware<AppState> {
     } finally {
       metrics.httpInFlight.dec();
       const seconds = (performance.now() - ctx.state.startedAt) / 1000;
-      const labels = { method: ctx.method, route: ctx.state.route?.path ?? 'unmatched', status: String(ctx.status) };
-      metrics.httpRequests.inc(labels);
-      metrics.httpDuration.observe(labels, seconds);
+      const route = ctx.state.route?.path ?? 'unmatched';
+      const children = series(ctx.method, route, ctx.status);
+      children.requests.inc();
+      children.duration.observe(seconds);
       const code = ctx.status >= 400 ? (ctx.body as { error?: { code?: string } } | undefined)?.error?.code : undefined;
-      if (code) metrics.httpErrors.inc({ route: labels.route, code });
-      ctx.state.log.info(
-        {
-          method: ctx.method, path: ctx.path, status: ctx.status, duration_ms: Math.round(seconds * 1000), ip: ctx.state.clientIp,
-          principal_id: ctx.state.principal?.id,
-        },
-        'request',
-      );
+      if (code) metrics.httpErrors.inc({ route, code });
+      // The line's fields are only gathered when it is written.
+      if (ctx.state.log.isLevelEnabled('info')) {
+        ctx.state.log.info(
+          {
+            method: ctx.method, path: ctx.path, status: ctx.status, duration_ms: Math.round(seconds * 1000), ip: ctx.state.clientIp,
+            principal_id: ctx.state.principal?.id,
+          },
+          'request',
+        );
+      }
     }
   };
 }

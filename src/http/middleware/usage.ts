@@ -1,28 +1,32 @@
 import type { Middleware } from 'koa';
 import type { Clock } from '../../clock.js';
-import { METERED_SCOPES } from '../../auth/principal.js';
-import type { UsageMeter } from '../../usage/usage-meter.js';
+import type { UsageMeter, Admission } from '../../usage/usage-meter.js';
 import type { UsageRecorder } from '../../usage/usage-recorder.js';
 import { ApiError } from '../errors.js';
 import type { AppState } from '../context.js';
+import { applyWindow, countedWithQuotas } from './rate-limit.js';
 
 /**
- * Marks the key as used and, on metered endpoints, counts the request against the key's daily
- * limit and its account's monthly quota (429 when either is used up). A request is counted when
- * it is admitted, whatever its outcome, so the count can be enforced exactly.
+ * Marks the key as used and, on metered endpoints, counts the request in its rate-limit window
+ * (left to this stage by `rateLimit`) and against the key's daily limit and its account's
+ * monthly quota, in one Redis script: 429 when the window or a quota is used up. A request is
+ * counted when it is admitted, whatever its outcome, so the count can be enforced exactly.
  */
 export function usage(meter: UsageMeter, recorder: UsageRecorder, clock: Clock): Middleware<AppState> {
   return async (ctx, next) => {
     const principal = ctx.state.principal;
     if (principal?.kind === 'key') {
       recorder.used(principal.id, clock.now());
-      if (METERED_SCOPES.has(ctx.state.route?.scope ?? '')) {
+      if (countedWithQuotas(ctx.state.route, principal)) {
+        let admission: Admission;
         try {
-          await meter.admit(principal);
+          admission = await meter.admit(principal);
         } catch (error) {
           if (error instanceof ApiError) throw error;
-          throw new ApiError('SERVICE_UNAVAILABLE', { estimated_recovery: 'when Redis and the database are reachable again', status_page: '/v1/health' }, 'Usage metering is unavailable.', { cause: error });
+          throw new ApiError('SERVICE_UNAVAILABLE', { estimated_recovery: 'when Redis and the database are reachable again', status_page: '/v1/health' }, 'Rate limiting and usage metering are unavailable.', { cause: error });
         }
+        applyWindow(ctx, principal.rateLimitPerMinute, admission.window);
+        if (admission.refusal) throw admission.refusal;
       }
     }
     await next();
