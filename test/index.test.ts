@@ -164,7 +164,7 @@ describe('search index (MySQL)', function () {
     await index.indexDocuments(MODE_A, [
       doc(`https://a.filter-${RUN}.test/1`, 'Lighthouse keepers log the storms.', { language: 'en', publishedAt: new Date('2024-05-01') }),
       doc(`https://b.filter-${RUN}.test/2`, 'Lighthouse lamps turn all night.', { language: 'fr', publishedAt: new Date('2020-01-01') }),
-      doc(`https://other-${RUN}.test/3`, 'Lighthouse towers stand on rocks.', { language: 'en-GB' }),
+      doc(`https://other-${RUN}.test/3`, 'Lighthouse towers stand on rocks.', { language: 'en-GB', fetchedAt: new Date('2022-06-01') }),
     ]);
     const urls = async (options: object) => (await index.retrieve(MODE_A, 'lighthouse', { limit: 10, ...options })).map((h) => h.url).sort();
     expect(await urls({})).to.have.length(3);
@@ -172,6 +172,8 @@ describe('search index (MySQL)', function () {
     expect(await urls({ domains: { include: [`filter-${RUN}.test`] } })).to.deep.equal([`https://a.filter-${RUN}.test/1`, `https://b.filter-${RUN}.test/2`]);
     expect(await urls({ domains: { exclude: [`b.filter-${RUN}.test`] } })).to.deep.equal([`https://a.filter-${RUN}.test/1`, `https://other-${RUN}.test/3`]);
     expect(await urls({ publishedAfter: new Date('2023-01-01') })).to.deep.equal([`https://a.filter-${RUN}.test/1`]);
+    // Undated: judged by when it was fetched.
+    expect(await urls({ publishedAfter: new Date('2022-01-01') })).to.deep.equal([`https://a.filter-${RUN}.test/1`, `https://other-${RUN}.test/3`]);
   });
 
   it('deletes by URL and by domain, subdomains included', async () => {

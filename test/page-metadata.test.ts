@@ -253,7 +253,19 @@ describe('page metadata: language, site name, description, canonical URL', () =>
       siteName: 'Ouest Daily',
       description: 'Winds of 150 km/h cut power to 40,000 homes.',
       canonicalUrl: 'https://ouest.example/2024/01/02/storm',
+      region: null,
     });
+  });
+
+  it('reads the country a page declares: geo tags first, then the region of a locale', () => {
+    const region = (head: string, html = '') => meta(head, '<p>Text</p>', 'https://news.example/a', html).region;
+    expect(region('<meta name="geo.region" content="US-NY"><meta property="og:locale" content="en_GB">')).to.equal('US');
+    expect(region('<meta name="geo.country" content="de">')).to.equal('DE');
+    expect(region('<meta property="og:locale" content="fr_CA">')).to.equal('CA');
+    expect(region('', 'lang="en-GB"')).to.equal('GB');
+    expect(region('', 'lang="zh-Hant"')).to.equal(null);
+    expect(region('', 'lang="es-419"')).to.equal(null);
+    expect(region('', 'lang="en"')).to.equal(null);
   });
 });
 

@@ -86,7 +86,7 @@ export async function extractPage(deps: ExtractDeps, context: ExtractContext, re
     author: meta.author,
     publishedAt: instant(meta.publishedDate),
     fetchedAt,
-    countryHint: null,
+    countryHint: meta.region,
     authority: null,
   }]);
   return result(request, page.finalUrl, cleaned, { cached: false, fetchedAt });
@@ -107,6 +107,8 @@ async function fromStore(deps: ExtractDeps, stored: StoredExtraction, blocksJson
       siteName: stored.siteName,
       description: stored.description,
       canonicalUrl: stored.canonicalUrl,
+      // Read only when indexing a fresh fetch; a stored extraction is rendered, not indexed again.
+      region: null,
       wordCount: stored.wordCount,
       readingTime: rendered.readingTime,
     },

@@ -24,6 +24,7 @@ export interface PassageDocument {
   domain: string;
   language: string | null;
   publishedAt: Date | null;
+  fetchedAt: Date;
   duplicateOf: number | null;
 }
 
@@ -31,10 +32,10 @@ export interface PassageDocument {
 export async function readPassageDocuments(db: Kysely<Database>, passageIds: readonly number[]): Promise<PassageDocument[]> {
   if (passageIds.length === 0) return [];
   const rows = await db.selectFrom('index_passages as p').innerJoin('index_documents as d', 'd.id', 'p.document_id')
-    .select(['p.id', 'p.document_id', 'd.domain', 'd.language', 'd.published_at', 'd.duplicate_of'])
+    .select(['p.id', 'p.document_id', 'd.domain', 'd.language', 'd.published_at', 'd.fetched_at', 'd.duplicate_of'])
     .where('p.id', 'in', passageIds).execute();
   return rows.map((r) => ({
-    passageId: Number(r.id), documentId: Number(r.document_id), domain: r.domain, language: r.language, publishedAt: r.published_at,
+    passageId: Number(r.id), documentId: Number(r.document_id), domain: r.domain, language: r.language, publishedAt: r.published_at, fetchedAt: r.fetched_at,
     duplicateOf: r.duplicate_of === null ? null : Number(r.duplicate_of),
   }));
 }
@@ -43,6 +44,6 @@ export async function readPassageDocuments(db: Kysely<Database>, passageIds: rea
 export async function readPassages(db: Kysely<Database>, passageIds: readonly number[]) {
   if (passageIds.length === 0) return [];
   return db.selectFrom('index_passages as p').innerJoin('index_documents as d', 'd.id', 'p.document_id')
-    .select(['p.id', 'p.document_id', 'p.text', 'd.url', 'd.title', 'd.domain', 'd.language', 'd.published_at', 'd.fetched_at', 'd.duplicate_of'])
+    .select(['p.id', 'p.document_id', 'p.position', 'p.text', 'd.url', 'd.title', 'd.domain', 'd.language', 'd.published_at', 'd.fetched_at', 'd.duplicate_of', 'd.country_hint', 'd.authority'])
     .where('p.id', 'in', passageIds).execute();
 }

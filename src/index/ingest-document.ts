@@ -16,6 +16,7 @@ export interface IngestDocument {
   content_type: ContentType;
   published_date?: string;
   language?: string;
+  country?: string;
   author?: string;
 }
 

@@ -125,7 +125,7 @@ function toIndexInput(document: IngestDocument, text: string, fetchedAt: Date): 
     author: document.author ?? null,
     publishedAt: document.published_date === undefined ? null : new Date(document.published_date),
     fetchedAt,
-    countryHint: null,
+    countryHint: document.country?.toUpperCase() ?? null,
     authority: null,
   };
 }

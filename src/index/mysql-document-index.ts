@@ -3,12 +3,13 @@ import type { KeyMode } from '../auth/keys.repository.js';
 import type { CpuPool } from '../pool/pool.js';
 import type { Database } from '../storage/schema.js';
 import { deleteDomain, deleteUrls } from './deletion.repository.js';
+import { queryWeights } from './query-weights.js';
 import { DEFAULT_TUNING, retrievePassages, type ScoringTuning } from './retriever.js';
 import { withDeadlockRetry } from '../storage/deadlock-retry.js';
 import { sha256Hex } from '../storage/hash.js';
 import { SegmentMerger, type MergerOptions } from './segment-merger.js';
 import { writeBatch } from './writer.repository.js';
-import type { DocumentIndex, IndexDocumentInput, IndexOutcome, RetrievedPassage, RetrieveOptions } from './types.js';
+import type { DocumentIndex, IndexDocumentInput, IndexOutcome, QueryWeights, RetrievedPassage, RetrieveOptions } from './types.js';
 
 /** Documents analysed and written per transaction: bounds lock time and statement size. */
 const BATCH = 500;
@@ -77,5 +78,9 @@ export class MysqlDocumentIndex implements DocumentIndex {
 
   retrieve(mode: KeyMode, query: string, options: RetrieveOptions): Promise<RetrievedPassage[]> {
     return retrievePassages(this.db, this.pool, mode, query, options, this.tuning);
+  }
+
+  queryWeights(mode: KeyMode, query: string, language?: string): Promise<QueryWeights> {
+    return queryWeights(this.db, mode, query, language);
   }
 }

@@ -137,8 +137,8 @@ function passesFilters(doc: PassageDocument, options: RetrieveOptions): boolean 
   const include = options.domains?.include ?? [];
   if (include.length > 0 && !include.some((d) => withinDomain(doc.domain, d))) return false;
   if ((options.domains?.exclude ?? []).some((d) => withinDomain(doc.domain, d))) return false;
-  // A document without a date cannot show it is recent enough.
-  if (options.publishedAfter && !(doc.publishedAt && doc.publishedAt > options.publishedAfter)) return false;
+  // An undated document counts from when it was fetched: the newest it can be shown to be.
+  if (options.publishedAfter && !((doc.publishedAt ?? doc.fetchedAt) > options.publishedAfter)) return false;
   return true;
 }
 
@@ -154,6 +154,7 @@ async function present(db: Kysely<Database>, accepted: Accepted[]): Promise<Retr
     return [{
       passageId, documentId: Number(row.document_id), score, text: row.text, url: row.url, title: row.title, domain: row.domain,
       language: row.language, publishedAt: row.published_at, fetchedAt: row.fetched_at, duplicateOf: row.duplicate_of === null ? null : Number(row.duplicate_of),
+      countryHint: row.country_hint, authority: row.authority === null ? null : Number(row.authority), first: Number(row.position) === 0,
     }];
   });
 }

@@ -44,12 +44,18 @@ export interface RetrievedPassage {
   publishedAt: Date | null;
   fetchedAt: Date;
   duplicateOf: number | null;
+  /** The document's countryHint and authority as indexed. */
+  countryHint: string | null;
+  authority: number | null;
+  /** Whether this is the document's first passage (position 0), whose BM25 counts the title's terms too. */
+  first: boolean;
 }
 
 export interface RetrieveOptions {
   limit: number;
   language?: string;
   domains?: { include?: string[]; exclude?: string[] };
+  /** Only documents published after this moment; an undated one counts from when it was fetched. */
   publishedAfter?: Date;
 }
 
@@ -61,4 +67,15 @@ export interface DocumentIndex {
   deleteByDomain(mode: KeyMode, domain: string): Promise<number>;
   /** Top passages for a query, best first (BM25 or better). */
   retrieve(mode: KeyMode, query: string, options: RetrieveOptions): Promise<RetrievedPassage[]>;
+  /** How the index weighs a query's terms, for ranking text the index did not score itself. */
+  queryWeights(mode: KeyMode, query: string, language?: string): Promise<QueryWeights>;
+}
+
+export interface QueryWeights {
+  /** The language the query was analysed in (as retrieve() analyses it). */
+  language: string | null;
+  /** Analysed query term -> its BM25 idf in the index; terms no passage contains are absent. */
+  termWeights: Record<string, number>;
+  /** Average passage length in index terms (BM25's avgdl); 0 for an empty index. */
+  avgPassageLength: number;
 }

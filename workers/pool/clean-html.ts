@@ -47,7 +47,7 @@ export interface CleanHtmlOutput {
 }
 
 const NO_METADATA: PageMetadata = {
-  title: null, author: null, publishedDate: null, language: null, siteName: null, description: null, canonicalUrl: null,
+  title: null, author: null, publishedDate: null, language: null, siteName: null, description: null, canonicalUrl: null, region: null,
 };
 
 export function cleanHtml(input: CleanHtmlInput): CleanHtmlOutput {

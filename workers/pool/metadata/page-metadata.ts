@@ -22,6 +22,8 @@ export interface PageMetadata {
   description: string | null;
   /** Absolute http(s) URL. */
   canonicalUrl: string | null;
+  /** ISO 3166-1 alpha-2 country the page declares (geo meta tags, or the region of its language tag: en-GB → GB). */
+  region: string | null;
 }
 
 /** What the main text itself tells: its language, length and reading time. */
@@ -48,6 +50,10 @@ const HEADLINE_KEYS = ['dc.title', 'dc:title', 'dcterms.title', 'dcterm:title', 
 const DESCRIPTION_KEYS = ['dc.description', 'dc:description', 'dcterms.description', 'og:description', 'description', 'twitter:description'];
 const LANGUAGE_KEYS = ['content-language', 'language', 'dc.language', 'dc:language', 'og:locale'];
 const MAX_DESCRIPTION = 1000;
+/** Where a page names its country: geo tags first (they say nothing else), then locales. */
+const COUNTRY_KEYS = ['geo.country', 'geo.region'];
+const LOCALE_REGION = /^[a-z]{2,3}[-_]([a-z]{2})(?:$|[-_])/i;
+const COUNTRY_CODE = /^([a-z]{2})(?:$|-)/i;
 
 export function extractMetadata(doc: Document, url: string): PageMetadata {
   const signals = scanPage(doc);
@@ -89,7 +95,21 @@ export function extractMetadata(doc: Document, url: string): PageMetadata {
     siteName,
     description: description ? description.slice(0, MAX_DESCRIPTION) : null,
     canonicalUrl: canonicalUrl(signals, url),
+    region: declaredRegion(COUNTRY_KEYS.map(meta), [signals.htmlLang, ...LANGUAGE_KEYS.map(meta)]),
   };
+}
+
+/** "US-NY" or "de" from a geo tag, else the region subtag of a locale ("en-GB", "fr_CA"); script or numeric subtags ("zh-Hant", "es-419") name no country. */
+function declaredRegion(geo: readonly (string | null)[], locales: readonly (string | null)[]): string | null {
+  for (const value of geo) {
+    const match = value ? COUNTRY_CODE.exec(value.trim()) : null;
+    if (match) return match[1]!.toUpperCase();
+  }
+  for (const value of locales) {
+    const match = value ? LOCALE_REGION.exec(value.trim()) : null;
+    if (match) return match[1]!.toUpperCase();
+  }
+  return null;
 }
 
 /** Language, word count and reading time of the main text, the markup's language as a hint. */
