@@ -54,6 +54,7 @@ export interface Config {
   readonly searxng: { readonly url: string; readonly timeoutMs: number } | undefined;
   /** Optional OpenAI-compatible chat-completions endpoint that writes abstractive summaries (undefined: none). */
   readonly llm: LlmConfig | undefined;
+  readonly search: SearchConfig;
   /** Circuit breaker of each upstream service (SearXNG, the summarizer). */
   readonly upstreamBreaker: { readonly failures: number; readonly windowMs: number; readonly cooldownMs: number };
   readonly shutdownTimeoutMs: number;
@@ -69,6 +70,19 @@ export interface LlmConfig {
   readonly apiKey: string | undefined;
   readonly timeoutMs: number;
   readonly maxTokens: number;
+}
+
+export interface SearchConfig {
+  /** Lifetime of a search answer in the result cache. */
+  readonly cacheTtlSeconds: number;
+  /** Results of one domain listed before every other domain has had its turn (0: no cap). */
+  readonly maxPerDomain: number;
+  /** Pages deep search reads live. */
+  readonly deepPages: number;
+  /** Longest wait for one page of deep search (the search's own deadline may end it sooner). */
+  readonly deepPageTimeoutMs: number;
+  /** Configured trust in domains (each covering its subdomains), 0..1, for ranking. */
+  readonly authority: readonly { readonly domain: string; readonly weight: number }[];
 }
 
 export class ConfigError extends Error {
@@ -195,6 +209,13 @@ export function loadConfig(env: Env = process.env): Config {
       perHostConcurrency: integer(env, 'FETCH_PER_HOST_CONCURRENCY', DEFAULT_PER_HOST_CONCURRENCY, 1, 100),
       respectRobots: boolean(env, 'FETCH_RESPECT_ROBOTS', false),
     },
+    search: {
+      cacheTtlSeconds: integer(env, 'SEARCH_CACHE_TTL_S', 600, 1, 31_536_000),
+      maxPerDomain: integer(env, 'SEARCH_MAX_PER_DOMAIN', 3, 0, 20),
+      deepPages: integer(env, 'SEARCH_DEEP_PAGES', 5, 1, 20),
+      deepPageTimeoutMs: integer(env, 'SEARCH_DEEP_PAGE_TIMEOUT_MS', 5000, 100, 60_000),
+      authority: authorityList(env, 'SEARCH_AUTHORITY'),
+    },
     searxng: searxngFrom(env),
     llm: llmFrom(env),
     upstreamBreaker: {
@@ -224,6 +245,17 @@ function llmFrom(env: Env): LlmConfig | undefined {
   const model = optionalText(env, 'LLM_MODEL');
   if (model === undefined) throw new ConfigError('LLM_MODEL', 'must be set when LLM_BASE_URL is set');
   return { baseUrl, model, apiKey: optionalText(env, 'LLM_API_KEY'), timeoutMs, maxTokens };
+}
+
+/** `nih.gov=0.9,who.int=0.9,example-blog.com=0.2`: host names with a trust weight between 0 and 1. */
+function authorityList(env: Env, name: string): SearchConfig['authority'] {
+  const value = optionalText(env, name);
+  if (value === undefined) return [];
+  return value.split(',').map((item) => item.trim()).filter(Boolean).map((item) => {
+    const match = /^([a-z0-9-]+(?:\.[a-z0-9-]+)*)\.?=(0(?:\.\d+)?|1(?:\.0+)?)$/i.exec(item);
+    if (!match) throw new ConfigError(name, `has "${item}": expected host=weight with a weight from 0 to 1, such as nih.gov=0.9`);
+    return { domain: match[1]!.toLowerCase(), weight: Number(match[2]) };
+  });
 }
 
 function plansFrom(env: Env): readonly Plan[] {

@@ -174,6 +174,18 @@ describe('config', () => {
       expect(loadConfig({ LLM_BASE_URL: 'http://127.0.0.1:11434/v1', LLM_MODEL: 'm' }).llm).to.deep.include({ apiKey: undefined, timeoutMs: 8000, maxTokens: 512 });
     });
 
+    it('reads the search settings and the domain-authority list, with documented defaults', () => {
+      expect(loadConfig({}).search).to.deep.equal({ cacheTtlSeconds: 600, maxPerDomain: 3, deepPages: 5, deepPageTimeoutMs: 5000, authority: [] });
+      const config = loadConfig({
+        SEARCH_CACHE_TTL_S: '60', SEARCH_MAX_PER_DOMAIN: '0', SEARCH_DEEP_PAGES: '8', SEARCH_DEEP_PAGE_TIMEOUT_MS: '2000',
+        SEARCH_AUTHORITY: ' NIH.gov=0.9, who.int.=1 ,example-blog.com=0.25,',
+      });
+      expect(config.search).to.deep.equal({
+        cacheTtlSeconds: 60, maxPerDomain: 0, deepPages: 8, deepPageTimeoutMs: 2000,
+        authority: [{ domain: 'nih.gov', weight: 0.9 }, { domain: 'who.int', weight: 1 }, { domain: 'example-blog.com', weight: 0.25 }],
+      });
+    });
+
     it('converts MAX_BODY_MB to bytes', () => {
       expect(loadConfig({ MAX_BODY_MB: '2' }).maxBodyBytes).to.equal(2 * 1024 * 1024);
     });
@@ -228,6 +240,11 @@ describe('config', () => {
       [{ FETCH_PER_HOST_CONCURRENCY: '101' }, 'FETCH_PER_HOST_CONCURRENCY'],
       [{ FETCH_PER_HOST_CONCURRENCY: 'two' }, 'FETCH_PER_HOST_CONCURRENCY'],
       [{ FETCH_RESPECT_ROBOTS: 'sometimes' }, 'FETCH_RESPECT_ROBOTS'],
+      [{ SEARCH_AUTHORITY: 'nih.gov' }, 'SEARCH_AUTHORITY'],
+      [{ SEARCH_AUTHORITY: 'nih.gov=1.5' }, 'SEARCH_AUTHORITY'],
+      [{ SEARCH_AUTHORITY: 'https://nih.gov=0.5' }, 'SEARCH_AUTHORITY'],
+      [{ SEARCH_DEEP_PAGES: '0' }, 'SEARCH_DEEP_PAGES'],
+      [{ SEARCH_MAX_PER_DOMAIN: '-1' }, 'SEARCH_MAX_PER_DOMAIN'],
       [{ SEARXNG_URL: 'searxng:8080' }, 'SEARXNG_URL'],
       [{ SEARXNG_URL: 'ftp://searxng' }, 'SEARXNG_URL'],
       [{ SEARXNG_TIMEOUT_MS: '50' }, 'SEARXNG_TIMEOUT_MS'],

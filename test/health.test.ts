@@ -20,7 +20,7 @@ describe('GET /v1/health', () => {
     expect(data.version).to.match(/^v\d+\.\d+\.\d+$/);
     expect(Date.parse(data.timestamp)).to.be.closeTo(Date.now(), 5000);
     expect(data.uptime).to.be.within(0, 100);
-    for (const name of ['database', 'cache_layer', 'job_queue', 'workers', 'cpu_pool', 'extraction_service']) {
+    for (const name of ['database', 'cache_layer', 'job_queue', 'workers', 'cpu_pool', 'search_engine', 'extraction_service']) {
       expect(data.services[name].status, name).to.equal('healthy');
       expect(Date.parse(data.services[name].last_check), name).to.not.be.NaN;
     }
@@ -56,6 +56,7 @@ describe('worker liveness across processes', () => {
     await until(async () => (await workersOf()).alive === 1, 15_000);
     const before = await call(api.url, '/v1/health');
     expect(before.json.data.services.extraction_service.status).to.equal('healthy');
+    expect(before.json.data.services.search_engine.status).to.equal('healthy');
     expect(before.json.data.services.cpu_pool.threads).to.be.at.least(1);
 
     worker.kill('SIGKILL');
@@ -64,6 +65,7 @@ describe('worker liveness across processes', () => {
     expect(after.status).to.equal('unhealthy');
     expect(after.services.workers.instances[0]).to.include({ status: 'down' });
     expect(after.services.extraction_service.status).to.equal('unhealthy');
+    expect(after.services.search_engine.status).to.equal('unhealthy');
     expect(after.recent_incidents.map((i: { component: string }) => i.component)).to.include('workers');
   });
 });

@@ -82,7 +82,7 @@ describe('validation', () => {
       expect(validateBody('search.request', { query: 'solid-state batteries' })).to.deep.equal({
         query: 'solid-state batteries',
         max_results: 10,
-        format: 'json',
+        format: 'markdown',
         include_sources: true,
         options: { enable_cache: true, timeout: 15, deep_search: false },
       });

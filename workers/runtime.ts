@@ -14,6 +14,9 @@ import type { DocumentIndex } from '../src/index/types.js';
 import { startHeartbeat } from '../src/monitor/worker-registry.js';
 import { createExtractProcessor } from './extract.worker.js';
 import { createIndexProcessor } from './index.worker.js';
+import { createSearchProcessor } from './search.worker.js';
+import { createSearxngClient } from '../src/search/upstream/searxng.js';
+import { createChatCompletionsSummarizer } from '../src/search/summarizer/chat-completions.js';
 import { startCrawlWorker } from './crawl.worker.js';
 import { HostGate } from '../src/crawl/host-gate.js';
 
@@ -48,6 +51,10 @@ export function startWorkers(deps: WorkerDeps): RunningWorkers {
     gate: new HostGate(deps.redis, deps.config.queuePrefix), connection: deps.connection, prefix: deps.config.queuePrefix,
   });
   const processors: Partial<Record<QueueName, Processor>> = {
+    search: createSearchProcessor({
+      config: deps.config, pool: deps.pool, index: deps.index, fetchLimit, metrics: deps.metrics, logger: deps.logger,
+      searxng: createSearxngClient(deps.config, deps.metrics), summarizer: createChatCompletionsSummarizer(deps.config, deps.metrics),
+    }) as Processor,
     extract: createExtractProcessor({ config: deps.config, pool: deps.pool, db: deps.db, fetchLimit, metrics: deps.metrics, index: deps.index }) as Processor,
     index: createIndexProcessor({ index: deps.index, pool: deps.pool }) as Processor,
     crawl: crawl.processor as Processor,
@@ -95,6 +102,12 @@ export function startWorkers(deps: WorkerDeps): RunningWorkers {
 }
 
 /**
+ * A client may retry these, but the job must not: its waiter has given up by the time a retry
+ * would run.
+ */
+const DEADLINE_ERRORS: ReadonlySet<string> = new Set(['SEARCH_TIMEOUT', 'EXTRACT_TIMEOUT', 'VALIDATION_TIMEOUT']);
+
+/**
  * Leaves a failed job in the form the waiting request understands: an ApiError is serialised
  * into the failure reason, and a non-retryable one becomes UnrecoverableError so BullMQ does
  * not retry it; anything unexpected is logged with an incident id and retried with backoff.
@@ -117,13 +130,13 @@ export function wrapProcessor(
     } catch (error) {
       const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       const known = error instanceof ApiError;
-      const outcome = (known ? error.retryable : true) && !lastAttempt ? 'retried' : 'failed';
+      const outcome = (known ? error.retryable && !DEADLINE_ERRORS.has(error.code) : true) && !lastAttempt ? 'retried' : 'failed';
       stop({ outcome });
       metrics.jobs.inc({ queue, outcome });
       if (known) {
         log.info({ code: error.code, details: error.details, outcome }, 'job failed');
         const reason = JSON.stringify(error.toJSON());
-        throw error.retryable ? new Error(reason) : new UnrecoverableError(reason);
+        throw outcome === 'retried' ? new Error(reason) : new UnrecoverableError(reason);
       }
       const incident = randomUUID();
       log.error({ err: error, incident_id: incident, outcome }, 'job crashed');

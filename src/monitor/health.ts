@@ -122,6 +122,7 @@ export class HealthMonitor {
       job_queue: queue,
       workers: workers.component,
       cpu_pool: this.poolComponent(now, workers.list),
+      search_engine: this.capability(now, 'search', workers.list),
       extraction_service: this.capability(now, 'extract', workers.list),
     };
     const status = Object.values(services).reduce<HealthStatus>((worst, c) => (RANK[c.status] > RANK[worst] ? c.status : worst), 'healthy');

@@ -5,6 +5,7 @@ import type { PrepareDocumentsInput, PreparedDocument } from '../../workers/pool
 import type { ExtractiveSummaryInput, SummarySentence } from '../../workers/pool/extractive-summary.js';
 import type { MergePostingsInput, MergePostingsOutput } from '../../workers/pool/merge-postings.js';
 import type { ScoreSegmentsInput, ScoreSegmentsOutput } from '../../workers/pool/score-segments.js';
+import type { RankSourcesInput, RankedSource } from '../../workers/pool/rank-sources.js';
 
 /** Task name → its input and output. Tasks are pure named exports of workers/pool/tasks.ts. */
 interface PoolTasks {
@@ -14,6 +15,7 @@ interface PoolTasks {
   scoreSegments: { input: ScoreSegmentsInput; output: ScoreSegmentsOutput };
   mergePostings: { input: MergePostingsInput; output: MergePostingsOutput };
   extractiveSummary: { input: ExtractiveSummaryInput; output: SummarySentence[] };
+  rankSources: { input: RankSourcesInput; output: RankedSource[] };
 }
 
 export interface CpuPool {

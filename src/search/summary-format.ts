@@ -17,7 +17,7 @@ export function renderSummary(sentences: readonly CitedSentence[], format: Summa
     case 'text':
       return renderCited(sentences);
     case 'markdown':
-      return sentences.map((s) => `${s.text} ${s.citations.map((n) => `[[${n}]](${markdownUrl(sources[n - 1]!.url)})`).join('')}`).join(' ');
+      return sentences.map((s) => [s.text, s.citations.map((n) => `[[${n}]](${markdownUrl(sources[n - 1]!.url)})`).join('')].filter(Boolean).join(' ')).join(' ');
     case 'html':
       return `<p>${sentences.map((s) => `${escapeHtml(s.text)}${s.citations.map((n) => `<sup><a href="${escapeHtml(sources[n - 1]!.url)}">[${n}]</a></sup>`).join('')}`).join(' ')}</p>`;
     case 'json':

@@ -4,3 +4,4 @@ export { extractiveSummary } from './extractive-summary.js';
 export { prepareDocuments } from './prepare-documents.js';
 export { mergePostings } from './merge-postings.js';
 export { scoreSegments } from './score-segments.js';
+export { rankSources } from './rank-sources.js';

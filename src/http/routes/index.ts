@@ -2,6 +2,7 @@ import { buildOpenApi } from '../openapi.js';
 import { getErrorDocs } from './get-error-docs.js';
 import { getHealth } from './get-health.js';
 import { postExtract } from './post-extract.js';
+import { postSearch } from './post-search.js';
 import { deleteIndexDocuments, postIndexDocuments } from './index-documents.js';
 import { getIndexJob } from './index-jobs.js';
 import { deleteCrawl, getCrawl, postCrawl } from './crawls.js';
@@ -28,7 +29,7 @@ const getOpenApi: Route = {
 
 /** Every endpoint of the service. Routing, authentication and the OpenAPI document all read this list. */
 export const ROUTES: readonly Route[] = [
-  postExtract,
+  postSearch, postExtract,
   postIndexDocuments, deleteIndexDocuments, getIndexJob,
   postCrawl, getCrawl, deleteCrawl,
   getCacheEntry, postCacheEntry, deleteCacheEntries,

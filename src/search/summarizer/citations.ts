@@ -60,6 +60,7 @@ export function renderCited(sentences: readonly CitedSentence[]): string {
 
 function renderSentence(sentence: CitedSentence): string {
   const marks = sentence.citations.map((n) => `[${n}]`).join('');
+  if (marks === '') return sentence.text;
   const end = TRAILING_END.exec(sentence.text);
   // A bullet item has no full stop; in running text it needs one.
   if (!end) return `${sentence.text} ${marks}.`;

@@ -1,0 +1,160 @@
+/**
+ * POST /v1/search on BEIR SciFact through the whole API (HTTP, auth, limits, audit, queue,
+ * workers, pool), with API, workers and a 2-thread pool in one process. Not a test: it prints
+ * figures and asserts nothing.
+ *
+ *   npm run build && node dist/bench/search/search.js            load SciFact through the API, then measure
+ *   node dist/bench/search/search.js --reuse                      measure the SciFact index loaded by an earlier run
+ *   node dist/bench/search/search.js --reuse --million URL        also latency over a kept million-passage index
+ *
+ * SciFact goes into its own database on the DATABASE_URL server (SEARCH_BENCH_DATABASE, default
+ * sev_bench_search; emptied first unless --reuse), in the sandbox of a test-mode key, as
+ * https://scifact.bench/<id>. Printed:
+ *  - relevance: the 300 test queries with max_results 10: nDCG@10 and Recall@10 (document level;
+ *    Anserini's BM25 reaches nDCG@10 0.679 on this set);
+ *  - attribution: among queries with a relevant document in the sources, the share whose summary
+ *    cites one of them; and the share of all citations that point at a returned source;
+ *  - latency: uncached searches (enable_cache false), p50/p95/p99 at concurrency 1 and 16.
+ * --million URL: a database holding SciFact plus a million synthetic passages in mode `test`
+ * (`BENCH_MODE=test DATABASE_URL=URL node dist/bench/index/retrieval.js --million --keep`):
+ * the same latency figures through the API over that index.
+ * Data: BENCH_DATA or ../shared/data.
+ */
+import os from 'node:os';
+import { Pool } from 'undici';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/log/logger.js';
+import { startService, type RunningService } from '../../src/service.js';
+import { testEnv, TEST_KEY } from '../../test/helpers/service.js';
+import { freshDatabase } from '../../test/helpers/database.js';
+import { loadCorpus, loadQrels, loadQueries, ndcgAt, recallAt } from '../index/scifact.js';
+import { unlimitedPlansFile } from '../unlimited-plan.js';
+
+const args = process.argv.slice(2);
+const REUSE = args.includes('--reuse');
+const MILLION = args.includes('--million') ? args[args.indexOf('--million') + 1] : undefined;
+const DATABASE_NAME = process.env.SEARCH_BENCH_DATABASE ?? 'sev_bench_search';
+const HOST = 'scifact.bench';
+const BATCH = 50;
+
+const plans = unlimitedPlansFile();
+
+interface Bench {
+  service: RunningService;
+  client: Pool;
+  key: string;
+}
+
+async function open(databaseUrl: string): Promise<Bench> {
+  const config = loadConfig(testEnv({
+    DATABASE_URL: databaseUrl, PLANS_FILE: plans.file, DEFAULT_PLAN: 'bench', RATE_LIMIT_PER_MINUTE: '1000000',
+    POOL_SIZE: '2', WORKER_CONCURRENCY: '16', KEY_CACHE_TTL_S: '3600',
+  }));
+  const service = await startService(config, 'all', createLogger('silent', 'all'));
+  const client = new Pool(service.url, { connections: 16 });
+  const bench = { service, client, key: TEST_KEY };
+  const created = await post(bench, '/v1/auth/keys', { name: 'bench-search', mode: 'test' }, TEST_KEY);
+  return { ...bench, key: created.data.key as string };
+}
+
+async function post(bench: Pick<Bench, 'client' | 'key'>, url: string, body: unknown, key = bench.key, method = 'POST'): Promise<any> {
+  const response = await bench.client.request({
+    method, path: url, body: JSON.stringify(body), headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+  });
+  const json = (await response.body.json()) as any;
+  if (response.statusCode !== 200 && response.statusCode !== 422) throw new Error(`${method} ${url}: ${response.statusCode} ${JSON.stringify(json).slice(0, 300)}`);
+  return json;
+}
+
+async function load(bench: Bench): Promise<void> {
+  const corpus = loadCorpus();
+  const started = performance.now();
+  const batches: Record<string, string>[][] = [];
+  for (let i = 0; i < corpus.length; i += BATCH) {
+    batches.push(corpus.slice(i, i + BATCH).map((doc) => ({ url: `https://${HOST}/${doc.id}`, title: doc.title || doc.id, content: doc.sentences.join(' '), language: 'en' })));
+  }
+  await Promise.all(Array.from({ length: 4 }, async () => {
+    for (let batch = batches.shift(); batch; batch = batches.shift()) await post(bench, '/v1/index/documents', { documents: batch });
+  }));
+  console.log(`SciFact loaded through POST /v1/index/documents: ${corpus.length} documents in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+}
+
+const docId = (url: string) => url.slice(url.lastIndexOf('/') + 1);
+
+async function quality(bench: Bench): Promise<void> {
+  const queries = loadQueries();
+  const qrels = loadQrels();
+  let ndcg = 0;
+  let recall = 0;
+  let judged = 0;
+  let withRelevant = 0;
+  let citingRelevant = 0;
+  let citations = 0;
+  let citationsOfReturned = 0;
+  let failures = 0;
+  for (const query of queries) {
+    const relevant = qrels.get(query.id);
+    if (!relevant) continue;
+    judged++;
+    const answer = await post(bench, '/v1/search', { query: query.text, max_results: 10, format: 'json', options: { enable_cache: false } });
+    if (!answer.success) {
+      failures++;
+      continue;
+    }
+    const ranked = (answer.data.sources as { url: string }[]).map((s) => docId(s.url));
+    ndcg += ndcgAt(ranked, relevant, 10);
+    recall += recallAt(ranked, relevant, 10);
+    const cited = (answer.data.summary.sentences as { citations: number[] }[]).flatMap((s) => s.citations);
+    citations += cited.length;
+    citationsOfReturned += cited.filter((n) => n >= 1 && n <= ranked.length).length;
+    if (ranked.some((id) => relevant.has(id))) {
+      withRelevant++;
+      if (cited.some((n) => relevant.has(ranked[n - 1] ?? ''))) citingRelevant++;
+    }
+  }
+  console.log(`relevance (${judged} queries, max_results 10): nDCG@10 ${(ndcg / judged).toFixed(4)}, Recall@10 ${(recall / judged).toFixed(4)}`
+    + ` (Anserini BM25: nDCG@10 0.6789); ${failures} queries answered with an error`);
+  console.log(`attribution: ${withRelevant} queries with a relevant source; ${(citingRelevant / withRelevant * 100).toFixed(1)} % of them cite one in the summary;`
+    + ` ${citations} citations, ${(citationsOfReturned / citations * 100).toFixed(1)} % point at a returned source`);
+}
+
+async function latency(bench: Bench, label: string): Promise<void> {
+  const queries = loadQueries();
+  for (const concurrency of [1, 16]) {
+    const times: number[] = [];
+    const todo = [...queries];
+    const started = performance.now();
+    await Promise.all(Array.from({ length: concurrency }, async () => {
+      for (let query = todo.shift(); query; query = todo.shift()) {
+        const t = performance.now();
+        await post(bench, '/v1/search', { query: query.text, max_results: 10, options: { enable_cache: false } });
+        times.push(performance.now() - t);
+      }
+    }));
+    const seconds = (performance.now() - started) / 1000;
+    times.sort((a, b) => a - b);
+    const at = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!.toFixed(0);
+    console.log(`latency ${label}, concurrency ${concurrency}: p50 ${at(0.5)} ms, p95 ${at(0.95)} ms, p99 ${at(0.99)} ms; ${(times.length / seconds).toFixed(1)} searches/s`);
+  }
+}
+
+console.log(`node ${process.version}, ${os.cpus().length} cores, pool 2 threads`);
+const scifactUrl = new URL(process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test');
+scifactUrl.pathname = `/${DATABASE_NAME}`;
+const scifact = await open(REUSE ? scifactUrl.href : await freshDatabase(DATABASE_NAME));
+if (!REUSE) await load(scifact);
+// One search of each kind first: JIT, connections and the pool's threads warm.
+await post(scifact, '/v1/search', { query: 'warm up', options: { enable_cache: false } });
+await quality(scifact);
+await latency(scifact, 'SciFact index');
+await scifact.client.close();
+await scifact.service.close();
+
+if (MILLION) {
+  const million = await open(MILLION);
+  await post(million, '/v1/search', { query: 'warm up', options: { enable_cache: false } });
+  await latency(million, 'SciFact + 1M synthetic passages');
+  await million.client.close();
+  await million.service.close();
+}
+plans.remove();

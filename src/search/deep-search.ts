@@ -1,0 +1,91 @@
+/**
+ * Deep search reads the best candidates' pages as they are now: fetched in parallel through the
+ * shared fetcher (the process-wide FETCH_CONCURRENCY slots, then at most DEEP_SEARCH_PARALLEL of
+ * this search's pages at once), cleaned in the pool like POST /v1/extract, and split into
+ * passages so ranking and summary see the whole page instead of the indexed passages. A page
+ * that fails (unreachable, refused, not HTML, empty, too slow for the search's deadline) is
+ * left as it was found: deep search only ever adds evidence.
+ */
+import pLimit, { type LimitFunction } from 'p-limit';
+import type { Config } from '../config.js';
+import { ApiError } from '../http/errors.js';
+import type { Metrics } from '../metrics/metrics.js';
+import type { CpuPool } from '../pool/pool.js';
+import { fetchPage } from '../fetch/fetch-page.js';
+import { decodeBody } from '../extract/decode-body.js';
+import { splitPassages } from '../../workers/pool/analysis/passages.js';
+import type { SourceCandidate } from '../../workers/pool/rank-sources.js';
+
+export interface DeepSearchDeps {
+  config: Config;
+  pool: CpuPool;
+  fetchLimit: LimitFunction;
+  metrics: Metrics;
+}
+
+/** Pages of one search fetched at once: enough to read five pages in one round, few enough to leave slots to other searches. */
+const DEEP_SEARCH_PARALLEL = 5;
+/** Passages of a page that ranking and summary read at most: a long page's tail adds time, rarely an answer. */
+const MAX_PASSAGES = 40;
+
+export interface LivePage {
+  /** The candidate it replaces. */
+  candidate: number;
+  page: SourceCandidate;
+}
+
+export interface DeepSearchOutcome {
+  pages: LivePage[];
+  failed: number;
+}
+
+/**
+ * Fetches the candidates' URLs and returns each that could be read as a `live` candidate.
+ * `signal` ends every fetch still running (the search's deadline).
+ */
+export async function readLivePages(deps: DeepSearchDeps, candidates: readonly { index: number; candidate: SourceCandidate }[], signal: AbortSignal): Promise<DeepSearchOutcome> {
+  const limit = pLimit(DEEP_SEARCH_PARALLEL);
+  const settled = await Promise.all(candidates.map(({ index, candidate }) => limit(async () => {
+    try {
+      return { candidate: index, page: await readPage(deps, candidate, signal) };
+    } catch (error) {
+      deps.metrics.fetches.inc({ outcome: error instanceof ApiError ? error.code : signal.aborted ? 'deadline' : 'error' });
+      return undefined;
+    }
+  })));
+  const pages = settled.filter((p): p is LivePage => p !== undefined);
+  return { pages, failed: candidates.length - pages.length };
+}
+
+async function readPage(deps: DeepSearchDeps, candidate: SourceCandidate, signal: AbortSignal): Promise<SourceCandidate> {
+  signal.throwIfAborted();
+  const stop = deps.metrics.fetchDuration.startTimer();
+  const fetched = await fetchPage(candidate.url, {
+    timeoutMs: deps.config.search.deepPageTimeoutMs,
+    maxBytes: deps.config.fetch.maxBytes,
+    maxRedirects: deps.config.fetch.maxRedirects,
+    userAgent: deps.config.fetch.userAgent,
+    allowedCidrs: deps.config.fetch.allowedCidrs,
+    perHostConcurrency: deps.config.fetch.perHostConcurrency,
+    respectRobots: deps.config.fetch.respectRobots,
+    processSlots: deps.fetchLimit,
+    signal,
+  }).finally(() => stop());
+  deps.metrics.fetches.inc({ outcome: 'ok' });
+  signal.throwIfAborted();
+  const cleaned = await deps.pool.run('cleanHtml', {
+    html: decodeBody(fetched.body, fetched.charset), url: fetched.finalUrl, kind: fetched.kind, format: 'text', clean: true, preserveFormatting: false,
+  });
+  const meta = cleaned.metadata;
+  const passages = splitPassages(cleaned.text, meta.language).slice(0, MAX_PASSAGES);
+  if (passages.length === 0 || cleaned.quality === 0) throw new ApiError('EXTRACTION_FAILED', { reason: 'no main content found' });
+  const published = meta.publishedDate ? Date.parse(meta.publishedDate) : Number.NaN;
+  return {
+    ...candidate,
+    title: candidate.title || meta.title || candidate.url,
+    publishedAt: candidate.publishedAt ?? (Number.isNaN(published) ? null : published),
+    fetchedAt: Date.now(),
+    passages: passages.map((text, i) => ({ text, score: null, first: i === 0 })),
+    origin: 'live',
+  };
+}

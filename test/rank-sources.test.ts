@@ -1,0 +1,158 @@
+import { expect } from 'chai';
+import { analyzeQuery } from '../workers/pool/analysis/analyze.js';
+import { CALIBRATION, RANKING_WEIGHTS, rankSources, rankSourcesWith, type RankSourcesInput, type SourceCandidate } from '../workers/pool/rank-sources.js';
+
+const NOW = Date.UTC(2026, 5, 1);
+const DAY = 86_400_000;
+
+function candidate(url: string, text: string, extra: Partial<SourceCandidate> = {}): SourceCandidate {
+  return {
+    url, title: '', domain: new URL(url).hostname, publishedAt: null, fetchedAt: NOW, country: null, authority: null,
+    passages: [{ text, score: null, first: true }], origin: 'live', ...extra,
+  };
+}
+
+/** Every query term weighs 2 (as if equally rare in the index); 60-term average passages. */
+function input(query: string, candidates: SourceCandidate[], extra: Partial<RankSourcesInput> = {}): RankSourcesInput {
+  return {
+    query, language: 'en', termWeights: Object.fromEntries(analyzeQuery(query, 'en').map((t) => [t, 2])), avgPassageLength: 60,
+    candidates, now: NOW, recency: null, country: null, authority: [], maxPerDomain: 0, limit: 10, ...extra,
+  };
+}
+
+const FILLER = 'The committee met on Tuesday and reviewed the budget for the coming year in some detail.';
+const OTHER_FILLER = 'A long walk along the river ended at the old mill, where lunch was served outside.';
+
+describe('rankSources', () => {
+  it('lifts the document whose title matches the query', () => {
+    const ranked = rankSources(input('solar panel efficiency', [
+      candidate('https://a.example/1', `Solar panels convert light. ${FILLER}`, { title: 'Notes' }),
+      candidate('https://b.example/1', `Solar panels convert light. ${OTHER_FILLER}`, { title: 'Solar panel efficiency' }),
+    ]));
+    expect(ranked.map((r) => r.candidate)).to.deep.equal([1, 0]);
+  });
+
+  // The tuned weight of proximity may be 0 (SciFact's train claims decide it): the feature is checked with a weight of its own.
+  it('lifts the passage with the query terms close together when proximity weighs', () => {
+    const apart = `Vitamin levels were measured. ${FILLER} Deficiency was rare.`;
+    const together = `${FILLER} Vitamin deficiency was measured. Levels were rare.`;
+    const ranked = rankSourcesWith(
+      input('vitamin deficiency', [candidate('https://a.example/1', apart), candidate('https://b.example/1', together)]), { ...RANKING_WEIGHTS, proximity: 0.1 }, CALIBRATION,
+    );
+    expect(ranked[0]!.candidate).to.equal(1);
+    expect(ranked[0]!.score).to.be.greaterThan(ranked[1]!.score);
+  });
+
+  it('caps results per domain, then fills the free places with the held-back ones in score order', () => {
+    const strong = 'Quantum computing error correction uses quantum codes for computing.';
+    const weak = 'Quantum computing is discussed here.';
+    const candidates = [
+      candidate('https://big.example/1', strong), candidate('https://big.example/2', `${strong} Again.`), candidate('https://big.example/3', `${strong} Third.`),
+      candidate('https://small.example/1', weak),
+    ];
+    const capped = rankSources(input('quantum computing error correction', candidates, { maxPerDomain: 2, limit: 3 }));
+    expect(capped.map((r) => input('', candidates).candidates[r.candidate]!.domain)).to.have.members(['big.example', 'big.example', 'small.example']);
+    const filled = rankSources(input('quantum computing error correction', candidates, { maxPerDomain: 1, limit: 4 }));
+    expect(filled).to.have.length(4);
+    // In score order: the held-back pages of the big domain outrank the weak page.
+    expect(filled[filled.length - 1]!.candidate).to.equal(3);
+  });
+
+  it('merges the same page under another URL spelling and near-identical text', () => {
+    const text = 'Coral reefs are bleaching across the Pacific as ocean temperatures rise, scientists reported on Monday after a survey of '
+      + 'reefs from Fiji to Hawaii. The survey covered more than two hundred sites and found bleached coral at most of them, the worst '
+      + 'event since records began, and the team expects further losses if the heat persists through the southern summer.';
+    const ranked = rankSources(input('coral reef bleaching', [
+      candidate('https://news.example/reef', text),
+      candidate('http://www.news.example/reef/?utm_source=feed#top', `${text} Extra.`),
+      candidate('https://copy.example/story', text.replace('Monday', 'Tuesday')),
+      candidate('https://other.example/reef', 'Coral reef bleaching has a different story here with other words entirely about fish.'),
+    ]));
+    expect(ranked).to.have.length(2);
+    const merged = ranked.find((r) => r.duplicates.length > 0)!;
+    expect([merged.candidate, ...merged.duplicates].sort()).to.deep.equal([0, 1, 2]);
+  });
+
+  it('counts freshness only when recency is set', () => {
+    const text = 'Election results were announced in the capital.';
+    const candidates = [
+      candidate('https://old.example/1', text, { publishedAt: NOW - 300 * DAY }),
+      candidate('https://new.example/1', text, { publishedAt: NOW - DAY }),
+    ];
+    const without = rankSources(input('election results', candidates));
+    expect(without[0]!.score).to.equal(without[1]!.score);
+    expect(without[0]!.candidate).to.equal(0);
+    const withRecency = rankSources(input('election results', candidates, { recency: 'week' }));
+    expect(withRecency[0]!.candidate).to.equal(1);
+    expect(withRecency[0]!.score).to.be.greaterThan(withRecency[1]!.score);
+  });
+
+  it('favours domains of the authority list (subdomains included) over stored authority', () => {
+    const text = 'Measles vaccination schedules for children.';
+    const candidates = [
+      candidate('https://blog.example/1', text, { authority: 0.2 }),
+      candidate('https://www.who.int/1', text),
+    ];
+    const ranked = rankSources(input('measles vaccination', candidates, { authority: [{ domain: 'who.int', weight: 1 }] }));
+    expect(ranked[0]!.candidate).to.equal(1);
+    const stored = rankSources(input('measles vaccination', candidates));
+    expect(stored[0]!.candidate).to.equal(0);
+  });
+
+  it('favours the requested country by ccTLD (uk is GB) and by declared country', () => {
+    const text = 'Train strike timetable changes this weekend.';
+    const candidates = [
+      candidate('https://rail.example/1', text),
+      candidate('https://rail.co.uk/1', text),
+      candidate('https://rail.example.org/1', `${text} `, { country: 'FR' }),
+    ];
+    expect(rankSources(input('train strike', candidates, { country: 'GB' }))[0]!.candidate).to.equal(1);
+    expect(rankSources(input('train strike', candidates, { country: 'FR' }))[0]!.candidate).to.equal(2);
+  });
+
+  it('makes the snippet of whole sentences around the best one, within the length limit', () => {
+    const sentences = Array.from({ length: 12 }, (_v, i) => `Sentence number ${i} talks about ordinary things at some length here.`);
+    sentences[7] = 'Glacier retreat accelerated sharply in the Alps during the last decade.';
+    const [ranked] = rankSources(input('glacier retreat', [candidate('https://a.example/1', sentences.join(' '))]));
+    expect(ranked!.snippet).to.include(sentences[7]);
+    expect(ranked!.snippet.length).to.be.at.most(320);
+    expect(ranked!.snippet).to.match(/^Sentence number \d+|^Glacier/);
+    expect(ranked!.snippet).to.match(/\.$/);
+    const long = `${'Glacier retreat measurements '.repeat(20)}ended.`;
+    const [cut] = rankSources(input('glacier retreat', [candidate('https://b.example/1', long)]));
+    expect(cut!.snippet.length).to.be.at.most(320);
+    expect(cut!.snippet).to.match(/(retreat|measurements|Glacier)…$/);
+  });
+
+  it('gives confidences within 0..1 that grow with relevance', () => {
+    const ranked = rankSources(input('antibiotic resistance in hospital bacteria', [
+      candidate('https://a.example/1', 'Antibiotic resistance in hospital bacteria is rising: resistant bacteria spread in hospital wards.'),
+      candidate('https://b.example/1', `Antibiotic use is discussed. ${OTHER_FILLER}`),
+      candidate('https://c.example/1', FILLER),
+    ]));
+    expect(ranked.map((r) => r.candidate)).to.deep.equal([0, 1, 2]);
+    for (const r of ranked) expect(r.confidence).to.be.within(0, 1);
+    expect(ranked[0]!.confidence).to.be.greaterThan(ranked[1]!.confidence);
+    expect(ranked[1]!.confidence).to.be.greaterThan(ranked[2]!.confidence);
+  });
+
+  it('uses the index scores of index passages and lists passages best first', () => {
+    const [ranked] = rankSources(input('ocean acidification', [{
+      ...candidate('https://a.example/1', ''), origin: 'index',
+      passages: [{ text: 'Ocean data.', score: 3, first: true }, { text: 'Ocean acidification.', score: 9, first: false }, { text: 'Acidification.', score: 5, first: false }],
+    }]));
+    expect(ranked!.passages).to.deep.equal([1, 2, 0]);
+    expect(ranked!.snippet).to.equal('Ocean acidification.');
+  });
+
+  it('handles no candidates and candidates matching nothing', () => {
+    expect(rankSources(input('anything', []))).to.deep.equal([]);
+    const ranked = rankSources(input('zebra migration', [candidate('https://a.example/1', FILLER), candidate('https://b.example/1', 'Nothing relevant at all.')]));
+    expect(ranked.map((r) => r.candidate)).to.deep.equal([0, 1]);
+    for (const r of ranked) {
+      expect(r.score).to.equal(0);
+      expect(r.confidence).to.be.below(0.1);
+    }
+    expect(rankSources(input('!!!', [candidate('https://a.example/1', FILLER)]))).to.have.length(1);
+  });
+});
