@@ -79,8 +79,8 @@ describe('search index (MySQL)', function () {
     await storage.close();
   });
 
-  /** df of every term equals the live passages in its stored postings, and the statistics match the passages. */
-  async function dfIsConsistent(mode: KeyMode): Promise<void> {
+  /** df of every term equals the live passages in its stored postings; the statistics and document lengths match the passages. */
+  async function statisticsAreConsistent(mode: KeyMode): Promise<void> {
     const live = new Set((await storage.db.selectFrom('index_passages as p').innerJoin('index_documents as d', 'd.id', 'p.document_id')
       .select('p.id').where('d.mode', '=', mode).execute()).map((r) => Number(r.id)));
     const counted = new Map<number, number>();
@@ -98,6 +98,10 @@ describe('search index (MySQL)', function () {
       SELECT COUNT(*) AS n, SUM(p.length) AS total FROM index_passages p JOIN index_documents d ON d.id = p.document_id WHERE d.mode = ${mode}`.execute(storage.db);
     expect(Number(stats.passages)).to.equal(Number(actual.rows[0]!.n));
     expect(Number(stats.total_length)).to.equal(Number(actual.rows[0]!.total ?? 0));
+    const documents = await sql<{ length: number; passages: string | null }>`
+      SELECT d.length, (SELECT SUM(p.length) FROM index_passages p WHERE p.document_id = d.id) AS passages FROM index_documents d WHERE d.mode = ${mode}`.execute(storage.db);
+    expect(Number(stats.documents)).to.equal(documents.rows.length);
+    expect(documents.rows.filter((d) => Number(d.length) !== Number(d.passages ?? 0))).to.deep.equal([]);
   }
 
   it('indexes documents into passages that a query word finds', async () => {
@@ -114,7 +118,12 @@ describe('search index (MySQL)', function () {
     expect(hits[0]!.domain).to.equal(`news.site-${RUN}.test`);
     expect(hits[0]!.text).to.contain('Blue whales');
     expect((await index.retrieve(MODE_A, 'song', { limit: 10 }))[0]!.url, 'title terms are indexed').to.equal(`https://news.site-${RUN}.test/whales`);
-    await dfIsConsistent(MODE_A);
+    // Ranking scores whole documents by BM25: each document's length and the mode's average.
+    const whaleLength = analyze('Whale song', 'en').length + analyze('Blue whales sing at low frequencies. Their songs travel across oceans.', 'en').length;
+    const beeLength = analyze('Honey bees dance to show where flowers grow. A hive shares the map.', 'en').length;
+    expect(hits[0]!.documentLength).to.equal(whaleLength);
+    expect((await index.queryWeights(MODE_A, 'whales')).avgDocumentLength).to.equal((whaleLength + beeLength) / 2);
+    await statisticsAreConsistent(MODE_A);
   });
 
   it('finds a German compound by its part, and Japanese and Chinese sentences by a query word', async () => {
@@ -131,7 +140,7 @@ describe('search index (MySQL)', function () {
     expect(await found('新药', 'zh')).to.deep.equal(['zh']);
     // Both sentences speak of 大学 (university): one word, both scripts' documents.
     expect((await found('大学')).sort()).to.deep.equal(['ja', 'zh']);
-    await dfIsConsistent(MODE_A);
+    await statisticsAreConsistent(MODE_A);
   });
 
   it('leaves an unchanged document alone and replaces the passages of a changed one', async () => {
@@ -146,7 +155,7 @@ describe('search index (MySQL)', function () {
     const [glacier, volcano] = analyze('glaciers volcanoes', 'en');
     const terms = await storage.db.selectFrom('index_terms').select(['term', 'df']).where('mode', '=', MODE_A).where('term', 'in', [glacier!, volcano!]).execute();
     expect(Object.fromEntries(terms.map((t) => [t.term, t.df]))).to.deep.equal({ [glacier!]: 0, [volcano!]: 1 });
-    await dfIsConsistent(MODE_A);
+    await statisticsAreConsistent(MODE_A);
   });
 
   it('recognises a syndicated copy and lists one story once', async () => {
@@ -180,7 +189,7 @@ describe('search index (MySQL)', function () {
     expect(await index.deleteByUrls(MODE_A, [`https://other-${RUN}.test/3`, `https://nowhere-${RUN}.test/`])).to.equal(1);
     expect(await index.deleteByDomain(MODE_A, `filter-${RUN}.test`)).to.equal(2);
     expect(await index.retrieve(MODE_A, 'lighthouse', { limit: 10 })).to.deep.equal([]);
-    await dfIsConsistent(MODE_A);
+    await statisticsAreConsistent(MODE_A);
   });
 
   it('keeps modes apart', async () => {
@@ -221,7 +230,7 @@ describe('search index (MySQL)', function () {
       expect(segments.length, '30 batches, merged by tens').to.equal(3);
       expect(segments.every((s) => s.level === 1)).to.equal(true);
       expect(await storage.db.selectFrom('index_segments').select('id').where('mode', '=', mode).where('state', '!=', 'active').execute()).to.deep.equal([]);
-      await dfIsConsistent(mode);
+      await statisticsAreConsistent(mode);
       await expectExhaustive(mode, corpus, 11, 10);
 
       // Two thirds deleted: the segments holding them are rewritten without their postings.
@@ -233,7 +242,7 @@ describe('search index (MySQL)', function () {
       const livePostings = (await storage.db.selectFrom('index_passages as p').innerJoin('index_documents as d', 'd.id', 'p.document_id')
         .select('p.terms').where('d.mode', '=', mode).execute()).reduce((sum, p) => sum + decodeIdSet(p.terms).length, 0);
       expect(Number(remaining[0]!.postings)).to.equal(livePostings);
-      await dfIsConsistent(mode);
+      await statisticsAreConsistent(mode);
       await expectExhaustive(mode, corpus.slice(200), 12, 10);
     } finally {
       await other.close();
@@ -309,7 +318,7 @@ describe('search index (MySQL)', function () {
       // Eight writes, eight segments (fewer than a merge takes), for the split to spread.
       for (let i = 0; i < corpus.length; i += 50) await index.indexDocuments(mode, corpus.slice(i, i + 50));
       expect(await activeSegments(mode)).to.have.length(8);
-      await dfIsConsistent(mode);
+      await statisticsAreConsistent(mode);
       const random = prng(7);
       for (let q = 0; q < 25; q++) {
         const query = Array.from({ length: 2 + Math.floor(random() * 5) }, () => `w${Math.floor(400 * random() ** 2).toString(36)}`);

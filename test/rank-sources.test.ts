@@ -8,14 +8,14 @@ const DAY = 86_400_000;
 function candidate(url: string, text: string, extra: Partial<SourceCandidate> = {}): SourceCandidate {
   return {
     url, title: '', domain: new URL(url).hostname, publishedAt: null, fetchedAt: NOW, country: null, authority: null,
-    passages: [{ text, score: null, first: true }], origin: 'live', ...extra,
+    passages: [{ text, score: null, first: true }], length: null, origin: 'live', ...extra,
   };
 }
 
 /** Every query term weighs 2 (as if equally rare in the index); 60-term average passages. */
 function input(query: string, candidates: SourceCandidate[], extra: Partial<RankSourcesInput> = {}): RankSourcesInput {
   return {
-    query, language: 'en', termWeights: Object.fromEntries(analyzeQuery(query, 'en').map((t) => [t, 2])), avgPassageLength: 60,
+    query, language: 'en', termWeights: Object.fromEntries(analyzeQuery(query, 'en').map((t) => [t, 2])), avgPassageLength: 60, avgDocumentLength: 0,
     candidates, now: NOW, recency: null, country: null, authority: [], maxPerDomain: 0, limit: 10, ...extra,
   };
 }
@@ -143,6 +143,16 @@ describe('rankSources', () => {
     }]));
     expect(ranked!.passages).to.deep.equal([1, 2, 0]);
     expect(ranked!.snippet).to.equal('Ocean acidification.');
+  });
+
+  it('judges a whole index document by its indexed length: the same matching passage counts for more in a short abstract than in a long report', () => {
+    const passage = { text: 'Ocean acidification harms coral reefs.', score: 6, first: true };
+    const indexed = (url: string, length: number): SourceCandidate => ({ ...candidate(url, ''), origin: 'index', passages: [passage], length });
+    const ranked = rankSources(input('ocean acidification coral', [indexed('https://long.example/report', 2000), indexed('https://short.example/abstract', 80)], {
+      avgDocumentLength: 200,
+    }));
+    expect(ranked.map((r) => r.candidate)).to.deep.equal([1, 0]);
+    expect(ranked[0]!.score).to.be.greaterThan(ranked[1]!.score);
   });
 
   it('handles no candidates and candidates matching nothing', () => {

@@ -3,6 +3,7 @@
  *   node dist/bench/search/tune-ranking.js            load SciFact into the bench's mode, then tune and measure
  *   node dist/bench/search/tune-ranking.js --reuse    the index a previous run left (it is kept)
  *   --from-zero                                       start the ascent from the best passage alone, not from the weights in the code
+ *   --grid                                            first choose the whole-document BM25 constants (k1, b) on train
  * Database: DATABASE_URL (default mysql://root@127.0.0.1:3306/sev_rank, created if missing);
  * mode BENCH_MODE (default "bench"). Data: BENCH_DATA or ../shared/data.
  *
@@ -23,7 +24,7 @@ import { indexCandidates } from '../../src/search/index-candidates.js';
 import { openStorage } from '../../src/storage/connection.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
 import {
-  CALIBRATION, RANKING_WEIGHTS, candidateFeatures, rankSources, rankSourcesWith,
+  CALIBRATION, DOCUMENT_BM25, RANKING_WEIGHTS, candidateFeatures, rankSources, rankSourcesWith,
   type CandidateFeatures, type Calibration, type ConfidenceFeatures, type RankingWeights, type RankSourcesInput, type SourceCandidate,
 } from '../../workers/pool/rank-sources.js';
 import { DATA_DIR } from '../extract/data.js';
@@ -77,29 +78,31 @@ const testQrels = loadQrels();
 const test = await build(loadQueries().map((q) => ({ ...q, relevant: testQrels.get(q.id) ?? new Map<string, number>() })));
 console.log(`queries: ${train.length} train claims with evidence, ${test.length} test queries; ${DOCUMENTS} index documents per query, top ${LIMIT}`);
 
+if (process.argv.includes('--grid')) {
+  // The whole-document feature's BM25 constants: for each pair, features anew and weights by
+  // ascent from the best passage alone; the pair is chosen by train nDCG@10 (test is printed only).
+  let chosen = { k1: 0, b: 0, ndcg: -1 };
+  for (const k1 of [0.9, 1.2, 1.6, 2.0]) {
+    for (const b of [0.4, 0.5, 0.6, 0.75]) {
+      for (const q of [...train, ...test]) q.features = candidateFeatures(q.input, { k1, b });
+      const w = ascend(train, { ...RANKING_WEIGHTS, further: 0, document: 0, title: 0, coverage: 0, proximity: 0 }, () => undefined);
+      const a = evaluate(train, (q) => ranked(q, w));
+      const t = evaluate(test, (q) => ranked(q, w));
+      console.log(`document k1 ${k1}, b ${b}: train nDCG@10 ${a.ndcg.toFixed(4)}, test ${t.ndcg.toFixed(4)}; ${TUNED.map((f) => `${f} ${w[f]}`).join(', ')}`);
+      if (a.ndcg > chosen.ndcg) chosen = { k1, b, ndcg: a.ndcg };
+    }
+  }
+  console.log(`best on train: k1 ${chosen.k1}, b ${chosen.b}; in rank-sources.ts: k1 ${DOCUMENT_BM25.k1}, b ${DOCUMENT_BM25.b}`);
+  for (const q of [...train, ...test]) q.features = candidateFeatures(q.input);
+}
+
 // Coordinate ascent on train nDCG@10, from the weights in rank-sources.ts (--from-zero: from the
 // best passage alone); ascent finds a local optimum, so a feature added later starts from the
 // optimum found without it.
 const weights: RankingWeights = process.argv.includes('--from-zero')
   ? { ...RANKING_WEIGHTS, further: 0, document: 0, title: 0, coverage: 0, proximity: 0 }
   : { ...RANKING_WEIGHTS };
-let best = evaluate(train, (q) => ranked(q, weights)).ndcg;
-console.log(`coordinate ascent (train nDCG@10), start ${best.toFixed(4)}`);
-for (let round = 1, improved = true; improved && round <= 3; round++) {
-  improved = false;
-  for (const feature of TUNED) {
-    for (const value of GRID) {
-      const trial = { ...weights, [feature]: value };
-      const ndcg = evaluate(train, (q) => ranked(q, trial)).ndcg;
-      if (ndcg > best + 1e-6) {
-        best = ndcg;
-        weights[feature] = value;
-        improved = true;
-      }
-    }
-  }
-  console.log(`  round ${round}: ${TUNED.map((f) => `${f} ${weights[f]}`).join(', ')}: ${best.toFixed(4)}`);
-}
+ascend(train, weights, console.log);
 console.log(`weights found: ${JSON.stringify(weights)}`);
 console.log(`weights in rank-sources.ts: ${JSON.stringify(RANKING_WEIGHTS)}`);
 
@@ -110,6 +113,7 @@ const row = (label: string, rank: (q: Query) => string[]): void => {
   console.log(`${label.padEnd(30)} ${a.ndcg.toFixed(4)}        ${a.recall.toFixed(4)}  ${b.ndcg.toFixed(4)}        ${b.recall.toFixed(4)}`);
 };
 row('(a) best passage BM25', (q) => q.input.candidates.map((c) => docId(c.url)));
+row('(c) whole-document BM25 alone', (q) => ranked(q, { ...weights, best: 0, further: 0, title: 0, coverage: 0, proximity: 0, document: 1 }));
 row('(b) ranking, weights found', (q) => ranked(q, weights));
 row('(b) ranking, rankSources()', (q) => rankSources(q.input).map((r) => docId(q.input.candidates[r.candidate]!.url)));
 
@@ -188,6 +192,28 @@ function evaluate(queries: Query[], rank: (q: Query) => string[]): { ndcg: numbe
     recall += recallAt(list, q.relevant, 10);
   }
   return { ndcg: ndcg / queries.length, recall: recall / queries.length };
+}
+
+/** Coordinate ascent on train nDCG@10 over the text weights, in place. */
+function ascend(queries: Query[], weights: RankingWeights, log: (line: string) => void): RankingWeights {
+  let best = evaluate(queries, (q) => ranked(q, weights)).ndcg;
+  log(`coordinate ascent (train nDCG@10), start ${best.toFixed(4)}`);
+  for (let round = 1, improved = true; improved && round <= 3; round++) {
+    improved = false;
+    for (const feature of TUNED) {
+      for (const value of GRID) {
+        const trial = { ...weights, [feature]: value };
+        const ndcg = evaluate(queries, (q) => ranked(q, trial)).ndcg;
+        if (ndcg > best + 1e-6) {
+          best = ndcg;
+          weights[feature] = value;
+          improved = true;
+        }
+      }
+    }
+    log(`  round ${round}: ${TUNED.map((f) => `${f} ${weights[f]}`).join(', ')}: ${best.toFixed(4)}`);
+  }
+  return weights;
 }
 
 interface Example {

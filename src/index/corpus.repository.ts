@@ -3,13 +3,14 @@ import type { KeyMode } from '../auth/keys.repository.js';
 import type { Database } from '../storage/schema.js';
 
 export interface CorpusStats {
+  documents: number;
   passages: number;
   totalLength: number;
 }
 
 export async function readStats(db: Kysely<Database>, mode: KeyMode): Promise<CorpusStats | null> {
   const row = await db.selectFrom('index_stats').selectAll().where('mode', '=', mode).executeTakeFirst();
-  return row ? { passages: Number(row.passages), totalLength: Number(row.total_length) } : null;
+  return row ? { documents: Number(row.documents), passages: Number(row.passages), totalLength: Number(row.total_length) } : null;
 }
 
 export async function findTerms(db: Kysely<Database>, mode: KeyMode, terms: readonly string[]): Promise<Map<string, { id: number; df: number }>> {
@@ -44,6 +45,6 @@ export async function readPassageDocuments(db: Kysely<Database>, passageIds: rea
 export async function readPassages(db: Kysely<Database>, passageIds: readonly number[]) {
   if (passageIds.length === 0) return [];
   return db.selectFrom('index_passages as p').innerJoin('index_documents as d', 'd.id', 'p.document_id')
-    .select(['p.id', 'p.document_id', 'p.position', 'p.text', 'd.url', 'd.title', 'd.domain', 'd.language', 'd.published_at', 'd.fetched_at', 'd.duplicate_of', 'd.country_hint', 'd.authority'])
+    .select(['p.id', 'p.document_id', 'p.position', 'p.text', 'd.url', 'd.title', 'd.domain', 'd.language', 'd.published_at', 'd.fetched_at', 'd.duplicate_of', 'd.country_hint', 'd.authority', 'd.length'])
     .where('p.id', 'in', passageIds).execute();
 }

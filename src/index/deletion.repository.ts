@@ -22,8 +22,8 @@ export async function removeDocuments(trx: Transaction<Database>, mode: KeyMode,
     await adjustDf(trx, df);
     await countDeadPostings(trx, mode, passages.map((p) => ({ id: p.id, postings: p.termIds.length })));
     await trx.deleteFrom('index_passages').where('id', 'in', passages.map((p) => p.id)).execute();
-    await addToStats(trx, mode, -passages.length, -passages.reduce((sum, p) => sum + p.length, 0));
   }
+  await addToStats(trx, mode, { documents: -documentIds.length, passages: -passages.length, totalLength: -passages.reduce((sum, p) => sum + p.length, 0) });
   await trx.updateTable('index_documents').set({ duplicate_of: null }).where('duplicate_of', 'in', documentIds).execute();
   await trx.deleteFrom('index_documents').where('id', 'in', documentIds).execute();
 }

@@ -15,11 +15,14 @@ import type { QueryWeights } from './types.js';
 export async function queryWeights(db: Kysely<Database>, mode: KeyMode, query: string, given: string | undefined): Promise<QueryWeights> {
   const language = await queryLanguage(db, mode, given);
   const stats = await readStats(db, mode);
-  if (!stats || stats.passages <= 0) return { language, termWeights: {}, avgPassageLength: 0 };
+  if (!stats || stats.passages <= 0) return { language, termWeights: {}, avgPassageLength: 0, avgDocumentLength: 0 };
   const termWeights: Record<string, number> = {};
   for (const [term, { df }] of await findTerms(db, mode, [...new Set(analyzeQuery(query, language))])) {
     // Statistics and terms are separate reads: a write in between may leave df above the passage count (as in retriever.ts).
     if (df > 0) termWeights[term] = idf(Math.min(df, stats.passages), stats.passages);
   }
-  return { language, termWeights, avgPassageLength: stats.totalLength / stats.passages };
+  return {
+    language, termWeights, avgPassageLength: stats.totalLength / stats.passages,
+    avgDocumentLength: stats.documents > 0 ? stats.totalLength / stats.documents : 0,
+  };
 }

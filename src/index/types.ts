@@ -49,6 +49,8 @@ export interface RetrievedPassage {
   authority: number | null;
   /** Whether this is the document's first passage (position 0), whose BM25 counts the title's terms too. */
   first: boolean;
+  /** The whole document's length in analysed terms, title included. */
+  documentLength: number;
 }
 
 export interface RetrieveOptions {
@@ -78,4 +80,6 @@ export interface QueryWeights {
   termWeights: Record<string, number>;
   /** Average passage length in index terms (BM25's avgdl); 0 for an empty index. */
   avgPassageLength: number;
+  /** Average document length in index terms (title and text); 0 for an empty index. */
+  avgDocumentLength: number;
 }

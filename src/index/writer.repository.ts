@@ -61,7 +61,7 @@ export async function writeBatch(
     const written = passages.map((p) => ({ ...p, termIds: p.passage.terms.map((term) => termIds.get(term)!) }));
     const passageIds = await insertPassages(trx, written);
     await writeSegment(trx, mode, written.map((p, n) => ({ id: passageIds[n]!, length: p.passage.length, termIds: p.termIds, tfs: p.passage.tfs })));
-    await addToStats(trx, mode, passages.length, passages.reduce((sum, p) => sum + p.passage.length, 0));
+    await addToStats(trx, mode, { documents: toWrite.length, passages: passages.length, totalLength: passages.reduce((sum, p) => sum + p.passage.length, 0) });
 
     toWrite.forEach((i, n) => {
       outcomes[i] = {
@@ -99,6 +99,7 @@ async function insertDocuments(
       sim0: prepared.bands[0], sim1: prepared.bands[1], sim2: prepared.bands[2], sim3: prepared.bands[3],
       duplicate_of: duplicateOf,
       passage_count: prepared.passages.length,
+      length: prepared.passages.reduce((sum, p) => sum + p.length, 0),
     };
   })).executeTakeFirstOrThrow();
   const first = Number(result.insertId);
@@ -144,8 +145,13 @@ export async function lockStats(trx: Transaction<Database>, mode: KeyMode): Prom
   await lock();
 }
 
-export async function addToStats(trx: Transaction<Database>, mode: KeyMode, passages: number, totalLength: number): Promise<void> {
+/** Adds (or, negative, takes away) documents, passages and their total length to the mode's statistics. */
+export async function addToStats(
+  trx: Transaction<Database>, mode: KeyMode, change: { documents: number; passages: number; totalLength: number },
+): Promise<void> {
   await trx.updateTable('index_stats')
-    .set({ passages: sql`passages + ${passages}`, total_length: sql`total_length + ${totalLength}` })
+    .set({
+      documents: sql`documents + ${change.documents}`, passages: sql`passages + ${change.passages}`, total_length: sql`total_length + ${change.totalLength}`,
+    })
     .where('mode', '=', mode).execute();
 }

@@ -86,6 +86,8 @@ async function readPage(deps: DeepSearchDeps, candidate: SourceCandidate, signal
     publishedAt: candidate.publishedAt ?? (Number.isNaN(published) ? null : published),
     fetchedAt: Date.now(),
     passages: passages.map((text, i) => ({ text, score: null, first: i === 0 })),
+    // The text read now, not the indexed one, is what the document is judged by.
+    length: null,
     origin: 'live',
   };
 }

@@ -30,7 +30,7 @@ export async function indexCandidates(
         url: passage.url, title: passage.title ?? '', domain: passage.domain,
         publishedAt: passage.publishedAt?.getTime() ?? null, fetchedAt: passage.fetchedAt.getTime(),
         country: passage.countryHint?.toUpperCase() ?? null, authority: passage.authority,
-        passages: [], origin: 'index',
+        passages: [], length: passage.documentLength, origin: 'index',
       };
       byDocument.set(passage.documentId, candidate);
     }

@@ -69,6 +69,7 @@ export async function runSearch(deps: SearchDeps, mode: KeyMode, job: SearchJob)
     language: weights.language,
     termWeights: weights.termWeights,
     avgPassageLength: weights.avgPassageLength,
+    avgDocumentLength: weights.avgDocumentLength,
     now: started,
     recency: request.recency ?? null,
     country: request.country?.toUpperCase() ?? null,

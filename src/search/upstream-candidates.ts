@@ -41,6 +41,7 @@ export async function upstreamCandidates(client: SearxngClient | undefined, requ
       country: null,
       authority: null,
       passages: result.snippet ? [{ text: result.snippet, score: null, first: true }] : [],
+      length: null,
       origin: 'upstream' as const,
     })),
   };

@@ -146,6 +146,8 @@ export interface IndexDocumentsTable {
   sim3: number;
   duplicate_of: number | null;
   passage_count: number;
+  /** Analysed terms of title and text (the sum of its passages' lengths): BM25's document length. */
+  length: ColumnType<number, number | undefined, number>;
 }
 
 export interface IndexPassagesTable {
@@ -192,6 +194,7 @@ export interface IndexStatsTable {
   mode: string;
   passages: number;
   total_length: number;
+  documents: ColumnType<number, number | undefined, number>;
 }
 
 /** Crawls (src/crawl/): one row per POST /v1/crawl, with the lease of the worker driving it. */

@@ -20,6 +20,8 @@ export interface SourceCandidate {
    * fetched now, full text) the score is null and rankSources computes it.
    */
   passages: { text: string; score: number | null; first: boolean /* the document's first passage, which the index scores with the title's terms included */ }[];
+  /** The whole document's length in analysed terms (title included) as the index counted it; null when not from the index. */
+  length: number | null;
   origin: 'index' | 'upstream' | 'live';
 }
 
@@ -31,6 +33,8 @@ export interface RankSourcesInput {
   termWeights: Record<string, number>;
   /** The index's average passage length in terms (for BM25 of non-index text). */
   avgPassageLength: number;
+  /** The index's average document length in terms (the document feature's avgdl); 0 when unknown. */
+  avgDocumentLength: number;
   candidates: SourceCandidate[];
   /** Epoch ms (service clock). */
   now: number;
@@ -71,7 +75,7 @@ export interface RankingWeights {
   best: number;
   /** The further passages' BM25, the second at full weight, each next one halved. */
   further: number;
-  /** BM25 of the whole document read (title and every passage at hand as one text, its length against as many average passages). */
+  /** BM25 of the whole document (title and passages as one text, its length against the index's average document; DOCUMENT_BM25). */
   document: number;
   /** Idf-weighted share of the query's terms in the title. */
   title: number;
@@ -89,14 +93,14 @@ export interface RankingWeights {
 
 /**
  * Text weights found by coordinate ascent on nDCG@10 of the SciFact TRAIN claims (505 claims
- * with evidence; bench/search/tune-ranking.ts reproduces them): from the best passage alone,
- * train nDCG@10 0.8539 → 0.8696; `document`, added later, from there → 0.8707. Proximity
- * is computed but weighs 0: no weight of the grid improved the training ranking. The boosts have no signal in
+ * with evidence; `bench/search/tune-ranking.js --grid --from-zero` reproduces them): from the
+ * best passage alone, train nDCG@10 0.8539 → 0.8720. Proximity is computed but weighs 0: no
+ * weight of the grid improved the training ranking. The boosts have no signal in
  * SciFact (no dates, one domain, no countries): they are set by judgment, small enough that
  * a boost reorders close calls only (a 10 % boost moves a page past one whose text scores up to 10 % better).
  */
 export const RANKING_WEIGHTS: RankingWeights = {
-  best: 1, further: 0.1, title: 0.2, coverage: 0.1, proximity: 0, document: 0.025,
+  best: 1, further: 0.1, title: 0.3, coverage: 0.2, proximity: 0, document: 0.2,
   freshness: 0.15, authority: 0.1, country: 0.1,
 };
 
@@ -111,10 +115,10 @@ export interface Calibration {
 /**
  * Logistic regression fitted on the top 10 of the SciFact TRAIN claims with RANKING_WEIGHTS
  * (bench/search/tune-ranking.ts prints the fit and its reliability: expected calibration error
- * 0.011 on train, 0.025 on the test queries). Margin carries most of it: a source far behind
+ * 0.012 on train, 0.026 on the test queries). Margin carries most of it: a source far behind
  * the query's best is rarely relevant, whatever its own match.
  */
-export const CALIBRATION: Calibration = { bias: -15.04, best: 0.313, coverage: 4.443, margin: 12.571 };
+export const CALIBRATION: Calibration = { bias: -15.036, best: 1.181, coverage: 3.858, margin: 12.59 };
 
 /** The query-independent-ish inputs of the confidence. */
 export interface ConfidenceFeatures {
@@ -125,6 +129,18 @@ export interface ConfidenceFeatures {
   /** Score / the best score among the query's candidates. */
   margin: number;
 }
+
+export interface Bm25Parameters {
+  k1: number;
+  b: number;
+}
+
+/**
+ * The whole-document feature's BM25 constants: Robertson's classic 1.2 and 0.75, the best of a
+ * grid (k1 0.9–2.0, b 0.4–0.75, weights tuned anew for each) on the SciFact TRAIN claims
+ * (tune-ranking.ts --grid). Passages keep the index's 0.9 and 0.4.
+ */
+export const DOCUMENT_BM25: Readonly<Bm25Parameters> = { k1: 1.2, b: 0.75 };
 
 /** Two query terms this many analysed terms apart or closer count as near each other. */
 const PROXIMITY_WINDOW = 5;
@@ -218,9 +234,9 @@ export function rankSourcesWith(
 }
 
 /** The features of every candidate (in candidate order). */
-export function candidateFeatures(input: RankSourcesInput): CandidateFeatures[] {
+export function candidateFeatures(input: RankSourcesInput, documentBm25: Bm25Parameters = DOCUMENT_BM25): CandidateFeatures[] {
   const query = queryTerms(input);
-  return input.candidates.map((candidate) => featuresOf(input, query, candidate));
+  return input.candidates.map((candidate) => featuresOf(input, query, candidate, documentBm25));
 }
 
 /**
@@ -239,7 +255,7 @@ function queryTerms(input: RankSourcesInput): QueryTerms {
   return { terms, weights, index: new Map(terms.map((t, i) => [t, i])), total, pairTotal, maxBm25: total * (K1 + 1) };
 }
 
-function featuresOf(input: RankSourcesInput, query: QueryTerms, candidate: SourceCandidate): CandidateFeatures {
+function featuresOf(input: RankSourcesInput, query: QueryTerms, candidate: SourceCandidate, documentBm25: Bm25Parameters): CandidateFeatures {
   const titleTerms = candidate.title ? analyze(candidate.title, input.language) : [];
   const matched = new Set<number>();
   let titleShare = 0;
@@ -271,7 +287,7 @@ function featuresOf(input: RankSourcesInput, query: QueryTerms, candidate: Sourc
   const share = (x: number, total: number) => (total > 0 ? x / total : 0);
   return {
     best: (bm25[passageOrder[0]!] ?? 0) * norm, further,
-    document: passageBm25(allTerms, query, input.avgPassageLength * Math.max(1, candidate.passages.length)) * norm, title: share(titleShare, query.total), coverage: share(coverage, query.total),
+    document: wholeDocument(allTerms, candidate, query, input, documentBm25), title: share(titleShare, query.total), coverage: share(coverage, query.total),
     proximity: share(proximity, query.pairTotal),
     freshness: freshness(input, candidate), authority: authority(input, candidate), country: countryMatch(input, candidate),
     passageOrder, urlKey: urlKey(candidate.url), titleKey: words(candidate.title).join(' '),
@@ -279,17 +295,32 @@ function featuresOf(input: RankSourcesInput, query: QueryTerms, candidate: Sourc
   };
 }
 
-/** BM25 of analysed passage terms (the index's formula and constants, the index's average length). */
-function passageBm25(terms: readonly string[], query: QueryTerms, avgPassageLength: number): number {
+/**
+ * BM25 of the whole document over the query's maximum: term frequencies from the text at hand
+ * (an index candidate brings every passage that matches the query), its length as the index
+ * counted it against the index's average document; without those, the text at hand against
+ * as many average passages.
+ */
+function wholeDocument(terms: readonly string[], candidate: SourceCandidate, query: QueryTerms, input: RankSourcesInput, { k1, b }: Bm25Parameters): number {
+  const max = query.total * (k1 + 1);
+  if (max <= 0) return 0;
+  const score = candidate.length !== null && input.avgDocumentLength > 0
+    ? passageBm25(terms, query, input.avgDocumentLength, candidate.length, k1, b)
+    : passageBm25(terms, query, input.avgPassageLength * Math.max(1, candidate.passages.length), terms.length, k1, b);
+  return score / max;
+}
+
+/** BM25 of analysed terms; by default the index's constants and the text's own length. */
+function passageBm25(terms: readonly string[], query: QueryTerms, avgLength: number, length = terms.length, k1 = K1, b = B): number {
   const tf = new Map<number, number>();
   for (const term of terms) {
     const q = query.index.get(term);
     if (q !== undefined) tf.set(q, (tf.get(q) ?? 0) + 1);
   }
   // Without index statistics the passage is its own average: no length normalisation.
-  const lengthRatio = avgPassageLength > 0 ? terms.length / avgPassageLength : 1;
+  const lengthRatio = avgLength > 0 ? length / avgLength : 1;
   let score = 0;
-  for (const [q, f] of tf) score += query.weights[q]! * (f * (K1 + 1)) / (f + K1 * (1 - B + B * lengthRatio));
+  for (const [q, f] of tf) score += query.weights[q]! * (f * (k1 + 1)) / (f + k1 * (1 - b + b * lengthRatio));
   return score;
 }
 
