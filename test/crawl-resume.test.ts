@@ -79,7 +79,9 @@ describe('crawl handed over at a graceful shutdown', function () {
 
   it('is released at once when its process stops, and finished by the next one', async () => {
     const env = testEnv();
-    const site = await startCrawlSite({ pages: 30, crawlDelay: 0.1, runWords });
+    // Each page takes 300 ms to answer, so a request is in flight when the process stops: it
+    // finishes there instead of being cut off and requested again by the next process.
+    const site = await startCrawlSite({ pages: 30, crawlDelay: 0.1, latencyMs: 300, runWords });
     let service = await startTestService({ QUEUE_PREFIX: env.QUEUE_PREFIX! });
     try {
       const { crawl_id: id } = (await call(service.url, '/v1/crawl', { body: { urls: [`${site.url}/`], max_depth: 10 } })).json.data;

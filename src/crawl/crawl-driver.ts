@@ -46,6 +46,12 @@ const FIRST_BACKOFF_MS = 250;
 const MAX_BACKOFF_MS = 30_000;
 /** How often the driver looks for hosts that got work while its lanes run. */
 const RESCAN_MS = 1000;
+/**
+ * At a shutdown, how long the pages in hand may take to finish before their work is cut off.
+ * A page whose request was cut off is requested again by the next driver; finishing it instead
+ * spares the site that second request (a page takes milliseconds to a few seconds).
+ */
+const SHUTDOWN_DRAIN_MS = 3000;
 
 export interface DriverDeps extends Omit<PageDeps, 'index'> {
   index: DocumentIndex;
@@ -63,7 +69,8 @@ export type DriveResult = 'completed' | 'not-held' | 'handed-back' | 'lease-lost
 
 /**
  * @param epoch the lease epoch the job was created for; a job of an older epoch does nothing.
- * @param shutdown aborted when the worker process stops: the crawl is handed back, not ended.
+ * @param shutdown aborted when the worker process stops: no page is started any more, the pages
+ *   in hand get SHUTDOWN_DRAIN_MS to finish, and the crawl is handed back, not ended.
  */
 export async function driveCrawl(deps: DriverDeps, crawlId: string, epoch: number, shutdown: AbortSignal): Promise<DriveResult> {
   const owner = randomUUID();
@@ -76,7 +83,12 @@ export async function driveCrawl(deps: DriverDeps, crawlId: string, epoch: numbe
   const halt = (why: Stopped['why']) => {
     if (!stop.signal.aborted) stop.abort(new Stopped(why));
   };
-  const onShutdown = () => halt('shutdown');
+  const draining = new AbortController();
+  let drainLimit: NodeJS.Timeout | undefined;
+  const onShutdown = () => {
+    draining.abort();
+    drainLimit = setTimeout(() => halt('shutdown'), SHUTDOWN_DRAIN_MS);
+  };
   shutdown.addEventListener('abort', onShutdown, { once: true });
   if (shutdown.aborted) halt('shutdown');
   const renewal = setInterval(() => {
@@ -93,7 +105,7 @@ export async function driveCrawl(deps: DriverDeps, crawlId: string, epoch: numbe
     failure = error;
     halt('error');
   };
-  const run = new CrawlRun(deps, crawlId, owner, request, crawl.mode === 'test' ? 'test' : 'live', stop.signal, {
+  const run = new CrawlRun(deps, crawlId, owner, request, crawl.mode === 'test' ? 'test' : 'live', stop.signal, draining.signal, {
     leaseLost: () => halt('lease-lost'),
     fail,
   });
@@ -104,11 +116,14 @@ export async function driveCrawl(deps: DriverDeps, crawlId: string, epoch: numbe
       await repo.markSeeded(deps.db, crawlId, owner);
     }
     await run.lanes();
+    // Lanes that stopped for a shutdown left the crawl unfinished.
+    if (draining.signal.aborted) halt('shutdown');
   } catch (error) {
     fail(error);
   } finally {
     clearInterval(renewal);
     clearTimeout(deadline);
+    clearTimeout(drainLimit);
     shutdown.removeEventListener('abort', onShutdown);
   }
 
@@ -149,6 +164,8 @@ class CrawlRun {
     /** The index the pages go to: the mode of the key that started the crawl. */
     private readonly mode: KeyMode,
     private readonly signal: AbortSignal,
+    /** Aborted at a shutdown: no page is started any more; those in hand finish (until `signal` cuts them off). */
+    private readonly draining: AbortSignal,
     /** How the run stops its driver: the lease is gone, or something unexpected broke. */
     private readonly stopWith: { leaseLost: () => void; fail: (error: unknown) => void },
   ) {
@@ -174,6 +191,7 @@ class CrawlRun {
     try {
       for (;;) {
         this.signal.throwIfAborted();
+        if (this.draining.aborted) return;
         if (running.size < LANES) {
           for (const host of await repo.queuedHosts(this.deps.db, this.crawlId, LANES + running.size)) {
             if (running.has(host) || running.size >= LANES) continue;
@@ -200,6 +218,7 @@ class CrawlRun {
     try {
       for (;;) {
         this.signal.throwIfAborted();
+        if (this.draining.aborted) return;
         if (claimed.length === 0) claimed.push(...await repo.claimPages(this.deps.db, this.crawlId, host, this.owner, CLAIM_BATCH));
         const page = claimed.shift();
         if (!page) {
