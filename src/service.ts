@@ -4,6 +4,7 @@ import type { Logger } from './log/logger.js';
 import { createMetrics, indexMergeObserver, type Role } from './metrics/metrics.js';
 import { openStorage } from './storage/connection.js';
 import { migrateToLatest } from './storage/migrate.js';
+import { checkServerRequirements } from './storage/server-requirements.js';
 import { loggedOutages, openRedis, redisOptions } from './redis/connection.js';
 import { createQueueEvents, createQueues, queueDepths, QUEUE_NAMES } from './queue/queues.js';
 import { createCpuPool, type CpuPool } from './pool/pool.js';
@@ -48,6 +49,7 @@ export interface ServiceOptions {
 export async function startService(config: Config, role: Role, logger: Logger, options: ServiceOptions = {}): Promise<RunningService> {
   const clock = options.clock ?? systemClock;
   const storage = openStorage(config.databaseUrl, config.databasePoolSize);
+  await checkServerRequirements(storage.db);
   const applied = await migrateToLatest(storage.db);
   if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
 

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { sql } from 'kysely';
 import { openStorage, type Storage } from '../src/storage/connection.js';
 import { migrateDown, migrateToLatest } from '../src/storage/migrate.js';
+import { autoincLockModeProblem, checkServerRequirements } from '../src/storage/server-requirements.js';
 import { decodeIdSet, decodePostings } from '../workers/pool/postings-codec.js';
 
 const BASE = process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test';
@@ -91,5 +92,25 @@ describe('migration to index segments', () => {
     ]);
     const passages = await storage.db.selectFrom('index_passages').select(['id', 'terms']).orderBy('id').execute();
     expect(passages.map((p) => [p.id, decodeIdSet(p.terms)])).to.deep.equal([[10, [100]], [11, [100, 101]]]);
+    // The later document-lengths migration fills in what whole-document ranking reads.
+    expect(await storage.db.selectFrom('index_documents').select(['id', 'length']).execute()).to.deep.equal([{ id: 1, length: 7 }]);
+    expect(await storage.db.selectFrom('index_stats').select(['documents', 'passages', 'total_length']).execute()).to.deep.equal([{ documents: 1, passages: 2, total_length: 7 }]);
+  });
+});
+
+describe('database server requirements', () => {
+  it('accepts the server the tests run on', async () => {
+    const storage = openStorage(BASE, 1);
+    try {
+      await checkServerRequirements(storage.db);
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it('refuses interleaved auto-increment locking, which would file passages under the wrong documents', () => {
+    expect(autoincLockModeProblem(0)).to.equal(null);
+    expect(autoincLockModeProblem(1)).to.equal(null);
+    expect(autoincLockModeProblem(2)).to.include('innodb_autoinc_lock_mode=2').and.to.include('Set innodb_autoinc_lock_mode=1');
   });
 });

@@ -18,7 +18,8 @@ const ROWS_PER_INSERT = 4000;
  * Writes one batch in one transaction: unchanged documents (same content hash) are left alone,
  * changed ones lose their passages (and their share of df) before the new ones go in.
  * Multi-row INSERTs of an auto-increment table get consecutive ids (innodb_autoinc_lock_mode
- * 0 or 1, MariaDB's default), which is how new rows are matched with their ids.
+ * 0 or 1, MariaDB's default; start-up refuses other modes, see server-requirements.ts), which is
+ * how new rows are matched with their ids.
  */
 export async function writeBatch(
   db: Kysely<Database>, mode: KeyMode, inputs: readonly IndexDocumentInput[], prepared: readonly PreparedDocument[],
