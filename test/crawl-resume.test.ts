@@ -79,13 +79,15 @@ describe('crawl handed over at a graceful shutdown', function () {
 
   it('is released at once when its process stops, and finished by the next one', async () => {
     const env = testEnv();
-    // Each page takes 300 ms to answer, so a request is in flight when the process stops: it
-    // finishes there instead of being cut off and requested again by the next process.
-    const site = await startCrawlSite({ pages: 30, crawlDelay: 0.1, latencyMs: 300, runWords });
+    // Each page takes 300 ms to answer; the process is stopped while a request is in flight,
+    // which it finishes instead of cutting off for the next process to request again.
+    const latencyMs = 300;
+    const site = await startCrawlSite({ pages: 20, crawlDelay: 0.1, latencyMs, runWords });
     let service = await startTestService({ QUEUE_PREFIX: env.QUEUE_PREFIX! });
     try {
       const { crawl_id: id } = (await call(service.url, '/v1/crawl', { body: { urls: [`${site.url}/`], max_depth: 10 } })).json.data;
       await eventually(async () => ((await call(service.url, `/v1/crawl/${id}`)).json.data.pages.fetched >= 5 ? true : undefined), 30_000);
+      await eventually(async () => (site.requests.some((r) => r.path.startsWith('/p/') && performance.now() - r.at < latencyMs / 2) ? true : undefined), 10_000);
       const stopping = Date.now();
       await service.close();
       expect(Date.now() - stopping, 'shutdown does not wait for the crawl').to.be.below(5000);
@@ -96,11 +98,11 @@ describe('crawl handed over at a graceful shutdown', function () {
         return view.state === 'running' ? undefined : view;
       }, 60_000);
       expect(done.state).to.equal('completed');
-      expect(done.pages).to.deep.include({ discovered: 30, fetched: 30, indexed: 30, failed: 0 });
+      expect(done.pages).to.deep.include({ discovered: 20, fetched: 20, indexed: 20, failed: 0 });
       const pages = site.requests.filter((r) => r.path.startsWith('/p/') || r.path === '/').map((r) => r.path);
       expect(new Set(pages).size, 'no page fetched twice').to.equal(pages.length);
       const deleted = await call(service.url, '/v1/index/documents', { method: 'DELETE', body: { urls: site.publicPaths.map((p) => `${site.url}${p}`) } });
-      expect(deleted.json.data.deleted).to.equal(30);
+      expect(deleted.json.data.deleted).to.equal(20);
     } finally {
       await service.close();
       await site.close();
