@@ -14,7 +14,7 @@ import type { IndexDocumentInput } from '../../src/index/types.js';
 import { createCpuPool } from '../../src/pool/pool.js';
 import { openStorage, type Storage } from '../../src/storage/connection.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
-import { loadCorpus, loadQrels, loadQueries, ndcgAt, recallAt, type SciFactDocument } from './scifact.js';
+import { indexDocument, loadCorpus, loadQrels, loadQueries, ndcgAt, recallAt, type SciFactDocument } from './scifact.js';
 import { prng } from '../../test/helpers/prng.js';
 
 const MODE = (process.env.BENCH_MODE ?? 'bench') as KeyMode;
@@ -40,7 +40,7 @@ if (REUSE) {
   console.log(`kept index: ${await segmentSummary(storage, MODE)}, ${(await tableBytes(storage) / 2 ** 20).toFixed(0)} MiB`);
   await evaluate('kept index');
 } else {
-const scifactRate = await indexAll(corpus.map(toDocument));
+const scifactRate = await indexAll(corpus.map(indexDocument));
 await index.settle(MODE);
 console.log(`SciFact indexed: ${corpus.length} documents, ${scifactRate.passages} passages in ${scifactRate.seconds.toFixed(1)} s`
   + ` (${(corpus.length / scifactRate.seconds).toFixed(0)} documents/s, ${(scifactRate.passages / scifactRate.seconds).toFixed(0)} passages/s)`);
@@ -62,13 +62,6 @@ if (!args.includes('--keep') && !REUSE) await emptyMode(storage, MODE);
 await index.close();
 await pool.close();
 await storage.close();
-
-function toDocument(doc: SciFactDocument): IndexDocumentInput {
-  return {
-    url: `scifact:${doc.id}`, title: doc.title, text: doc.sentences.join(' '), language: 'en', author: null,
-    publishedAt: null, fetchedAt: new Date(), countryHint: null, authority: null,
-  };
-}
 
 async function indexAll(documents: IndexDocumentInput[]): Promise<{ passages: number; seconds: number }> {
   const started = performance.now();
@@ -101,7 +94,7 @@ async function indexSynthetic(source: SciFactDocument[], target: number): Promis
   while (passages < target) {
     const batch = Array.from({ length: CALL_SIZE * CONCURRENCY }, () => {
       const picked = Array.from({ length: 3 + Math.floor(random() * 10) }, () => sentences[Math.floor(random() * sentences.length)]!);
-      return { ...toDocument({ id: '', title: '', sentences: picked }), url: `synthetic:${documents++}`, title: null };
+      return { ...indexDocument({ id: '', title: '', sentences: picked }), url: `synthetic:${documents++}`, title: null };
     });
     passages += (await indexAll(batch)).passages;
     if (passages - reported >= 100_000) {

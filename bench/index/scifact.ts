@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { DATA_DIR } from '../extract/data.js';
+import type { IndexDocumentInput } from '../../src/index/types.js';
 
 /** BEIR SciFact from ../shared/data/retrieval/scifact (see its README). */
 const DIR = path.join(DATA_DIR, 'retrieval', 'scifact');
@@ -10,6 +11,14 @@ export interface SciFactDocument {
   id: string;
   title: string;
   sentences: string[];
+}
+
+/** A SciFact abstract as the index takes it, under the URL `scifact:<id>`. */
+export function indexDocument(doc: SciFactDocument): IndexDocumentInput {
+  return {
+    url: `scifact:${doc.id}`, title: doc.title, text: doc.sentences.join(' '), language: 'en', author: null,
+    publishedAt: null, fetchedAt: new Date(), countryHint: null, authority: null,
+  };
 }
 
 export function loadCorpus(): SciFactDocument[] {

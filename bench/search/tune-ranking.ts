@@ -18,7 +18,7 @@ import { createConnection } from 'mysql2/promise';
 import { sql } from 'kysely';
 import type { KeyMode } from '../../src/auth/keys.repository.js';
 import { MysqlDocumentIndex } from '../../src/index/mysql-document-index.js';
-import type { IndexDocumentInput, QueryWeights } from '../../src/index/types.js';
+import type { QueryWeights } from '../../src/index/types.js';
 import { createCpuPool } from '../../src/pool/pool.js';
 import { indexCandidates } from '../../src/search/index-candidates.js';
 import { openStorage } from '../../src/storage/connection.js';
@@ -28,7 +28,7 @@ import {
   type CandidateFeatures, type Calibration, type ConfidenceFeatures, type RankingWeights, type RankSourcesInput, type SourceCandidate,
 } from '../../workers/pool/rank-sources.js';
 import { DATA_DIR } from '../extract/data.js';
-import { loadCorpus, loadQrels, loadQueries, ndcgAt, recallAt, type SciFactDocument } from '../index/scifact.js';
+import { indexDocument, loadCorpus, loadQrels, loadQueries, ndcgAt, recallAt } from '../index/scifact.js';
 
 const MODE = (process.env.BENCH_MODE ?? 'bench') as KeyMode;
 const DATABASE_URL = process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/sev_rank';
@@ -68,7 +68,7 @@ if (!REUSE) {
   for (const table of ['index_documents', 'index_terms', 'index_stats', 'index_segments'] as const) await storage.db.deleteFrom(table).where('mode', '=', MODE).execute();
   const corpus = loadCorpus();
   const started = performance.now();
-  for (let i = 0; i < corpus.length; i += 1000) await index.indexDocuments(MODE, corpus.slice(i, i + 1000).map(toDocument));
+  for (let i = 0; i < corpus.length; i += 1000) await index.indexDocuments(MODE, corpus.slice(i, i + 1000).map(indexDocument));
   await index.settle(MODE);
   console.log(`SciFact indexed: ${corpus.length} documents in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
@@ -146,13 +146,6 @@ console.log(`rankSources with ${(2 * candidates).toFixed(0)} candidates (each tw
 await index.close();
 await pool.close();
 await storage.close();
-
-function toDocument(doc: SciFactDocument): IndexDocumentInput {
-  return {
-    url: `scifact:${doc.id}`, title: doc.title, text: doc.sentences.join(' '), language: 'en', author: null,
-    publishedAt: null, fetchedAt: new Date(), countryHint: null, authority: null,
-  };
-}
 
 function docId(candidateUrl: string): string {
   return candidateUrl.slice('scifact:'.length);
