@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { sql } from 'kysely';
 import type { KeyMode } from '../src/auth/keys.repository.js';
 import { MysqlDocumentIndex } from '../src/index/mysql-document-index.js';
+import { DEFAULT_TUNING } from '../src/index/retriever.js';
 import type { IndexDocumentInput } from '../src/index/types.js';
 import { createCpuPool, type CpuPool } from '../src/pool/pool.js';
 import { openStorage, type Storage } from '../src/storage/connection.js';
@@ -185,6 +186,34 @@ describe('search index (MySQL)', function () {
     expect(await urls({ publishedAfter: new Date('2022-01-01') })).to.deep.equal([`https://a.filter-${RUN}.test/1`, `https://other-${RUN}.test/3`]);
   });
 
+  it('searches a small included site in full, however many passages of other sites outrank its own', async () => {
+    const mode = `d${RUN}` as KeyMode;
+    // Filters applied after ranking see only the best 40 passages here; the big site has 60
+    // passages that outrank every passage of the small one.
+    const tuning = { ...DEFAULT_TUNING, maxCandidates: 40 };
+    const big = Array.from({ length: 60 }, (_, i) => doc(`https://big-${RUN}.test/${i}`, `Kelp kelp kelp forests, note ${i}.`));
+    const small = [
+      doc(`https://small-${RUN}.test/a`, 'The harbour report mentions kelp once among many other observations about boats, tides and weather.'),
+      doc(`https://www.small-${RUN}.test/b`, 'Divers counted fish near the pier, and a little kelp, during a long and otherwise quiet morning.'),
+    ];
+    try {
+      await index.indexDocuments(mode, [...big, ...small]);
+      const include = { domains: { include: [`small-${RUN}.test`] }, limit: 10 };
+      const filteredWhileScoring = new MysqlDocumentIndex(storage.db, pool, {}, tuning);
+      expect((await filteredWhileScoring.retrieve(mode, 'kelp', include)).map((h) => h.url).sort()).to.deep.equal(small.map((d) => d.url).sort());
+      // The same filter applied to the ranking afterwards (a domain too big to list) finds nothing within the 40.
+      const filteredAfter = new MysqlDocumentIndex(storage.db, pool, {}, { ...tuning, maxAllowed: 0 });
+      expect(await filteredAfter.retrieve(mode, 'kelp', include)).to.deep.equal([]);
+      // Other filters still apply on top.
+      const excluded = await filteredWhileScoring.retrieve(mode, 'kelp', { ...include, domains: { include: [`small-${RUN}.test`], exclude: [`www.small-${RUN}.test`] } });
+      expect(excluded.map((h) => h.url)).to.deep.equal([small[0]!.url]);
+    } finally {
+      for (const site of ['big', 'small']) await index.deleteByDomain(mode, `${site}-${RUN}.test`);
+      await storage.db.deleteFrom('index_terms').where('mode', '=', mode).execute();
+      await storage.db.deleteFrom('index_stats').where('mode', '=', mode).execute();
+    }
+  });
+
   it('deletes by URL and by domain, subdomains included', async () => {
     expect(await index.deleteByUrls(MODE_A, [`https://other-${RUN}.test/3`, `https://nowhere-${RUN}.test/`])).to.equal(1);
     expect(await index.deleteByDomain(MODE_A, `filter-${RUN}.test`)).to.equal(2);
@@ -312,7 +341,7 @@ describe('search index (MySQL)', function () {
   it('returns exactly the exhaustive BM25 top 10, scored by one thread or split over both', async () => {
     const mode = `e${RUN}` as KeyMode;
     // Every query's segments split over the pool's two threads, however small.
-    const splitting = new MysqlDocumentIndex(storage.db, pool, {}, { splitBytes: 0 });
+    const splitting = new MysqlDocumentIndex(storage.db, pool, {}, { ...DEFAULT_TUNING, splitBytes: 0 });
     const corpus = syntheticCorpus(400);
     try {
       // Eight writes, eight segments (fewer than a merge takes), for the split to spread.

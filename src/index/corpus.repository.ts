@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { KeyMode } from '../auth/keys.repository.js';
 import type { Database } from '../storage/schema.js';
+import { domainPattern } from './domain.js';
 
 export interface CorpusStats {
   documents: number;
@@ -39,6 +40,15 @@ export async function readPassageDocuments(db: Kysely<Database>, passageIds: rea
     passageId: Number(r.id), documentId: Number(r.document_id), domain: r.domain, language: r.language, publishedAt: r.published_at, fetchedAt: r.fetched_at,
     duplicateOf: r.duplicate_of === null ? null : Number(r.duplicate_of),
   }));
+}
+
+/** Ids of up to `limit` passages of documents in the given domains or their subdomains. */
+export async function passagesOfDomains(db: Kysely<Database>, mode: KeyMode, domains: readonly string[], limit: number): Promise<number[]> {
+  const rows = await db.selectFrom('index_documents as d').innerJoin('index_passages as p', 'p.document_id', 'd.id')
+    .select('p.id').where('d.mode', '=', mode)
+    .where((eb) => eb.or(domains.map((domain) => eb('d.domain_reversed', 'like', domainPattern(domain)))))
+    .limit(limit).execute();
+  return rows.map((r) => Number(r.id));
 }
 
 /** Text and document fields of the winning passages. */

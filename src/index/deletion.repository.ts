@@ -3,7 +3,7 @@ import type { KeyMode } from '../auth/keys.repository.js';
 import type { Database } from '../storage/schema.js';
 import { addToStats, lockStats } from './writer.repository.js';
 import { adjustDf } from './terms.repository.js';
-import { reverseDomain } from './domain.js';
+import { domainPattern } from './domain.js';
 import { countDeadPostings } from './segments.repository.js';
 import { decodeIdSet } from '../../workers/pool/postings-codec.js';
 
@@ -40,10 +40,9 @@ export async function deleteUrls(db: Kysely<Database>, mode: KeyMode, urlHashes:
 
 /** The domain and every subdomain: their reversed names share its reversed prefix. */
 export async function deleteDomain(db: Kysely<Database>, mode: KeyMode, domain: string): Promise<number> {
-  const prefix = reverseDomain(domain).replace(/[\\%_]/g, (c) => `\\${c}`);
   return db.transaction().execute(async (trx) => {
     await lockStats(trx, mode);
-    const rows = await trx.selectFrom('index_documents').select('id').where('mode', '=', mode).where('domain_reversed', 'like', `${prefix}%`).forUpdate().execute();
+    const rows = await trx.selectFrom('index_documents').select('id').where('mode', '=', mode).where('domain_reversed', 'like', domainPattern(domain)).forUpdate().execute();
     await removeDocuments(trx, mode, rows.map((r) => Number(r.id)));
     return rows.length;
   });

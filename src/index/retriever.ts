@@ -5,19 +5,13 @@ import type { Database } from '../storage/schema.js';
 import { idf } from '../../workers/pool/bm25.js';
 import type { ScoreSegmentsOutput } from '../../workers/pool/score-segments.js';
 import { analyzeQuery } from './analysis-adapter.js';
-import { findTerms, readPassageDocuments, readPassages, readStats, type PassageDocument } from './corpus.repository.js';
+import { findTerms, passagesOfDomains, readPassageDocuments, readPassages, readStats, type PassageDocument } from './corpus.repository.js';
 import { withinDomain } from './domain.js';
 import { queryLanguage } from './query-language.js';
 import { readTermChunks } from './segments.repository.js';
 import type { RetrievedPassage, RetrieveOptions } from './types.js';
 
 const MAX_LIMIT = 1000;
-/**
- * Filters and duplicate collapsing look at this many of the best-scoring passages at most: a
- * filter that rejects nearly everything the query matches gets fewer than k results rather
- * than a walk through every match, document lookups included.
- */
-const MAX_CANDIDATES = 20_000;
 
 /**
  * Exact BM25 top-k: every stored posting of the query terms is read (a row per term, segment
@@ -51,21 +45,47 @@ export async function retrievePassages(
   // a df above the passage count, whose idf would turn negative. Capped, every weight stays positive.
   const weights = terms.map((t) => idf(Math.min(t.df, stats.passages), stats.passages));
   const avgdl = stats.totalLength / stats.passages;
-  const parts = splitByBlock(chunks, pool.size, tuning.splitBytes).map((part) => ({ idf: weights, avgdl, segments, chunks: part }));
+  const allowed = await allowedPassages(db, mode, options, tuning.maxAllowed);
+  const parts = splitByBlock(chunks, pool.size, tuning.splitBytes).map((part) => ({ idf: weights, avgdl, segments, chunks: part, ...(allowed ? { allowed } : {}) }));
   const documents = new Map<number, PassageDocument>();
-  for (let want = Math.max(2 * limit, 32); ; want = Math.min(want * 4, MAX_CANDIDATES)) {
+  const maxCandidates = tuning.maxCandidates;
+  for (let want = Math.max(2 * limit, 32); ; want = Math.min(want * 4, maxCandidates)) {
     const ranked = mergeRankings(await Promise.all(parts.map((part) => pool.run('scoreSegments', { ...part, want }))), want);
     const accepted = await acceptInOrder(db, ranked, documents, options, limit);
-    if (accepted.length === limit || ranked.passages.length < want || want === MAX_CANDIDATES) return present(db, accepted);
+    if (accepted.length === limit || ranked.passages.length < want || want === maxCandidates) return present(db, accepted);
   }
 }
 
 export interface ScoringTuning {
   /** Below this many bytes of postings a query is scored by one thread: splitting would cost more than it saves. */
   splitBytes: number;
+  /**
+   * Filters and duplicate collapsing look at this many of the best-scoring passages at most: a
+   * filter that rejects nearly everything the query matches gets fewer than k results rather
+   * than a walk through every match, document lookups included.
+   */
+  maxCandidates: number;
+  /**
+   * A domain filter whose domains hold at most this many passages is applied while scoring
+   * (only their passages are ranked), so a small site is searched in full however many other
+   * passages outrank its own; a broader one is applied to the ranking afterwards, where it
+   * rejects few passages.
+   */
+  maxAllowed: number;
 }
 
-export const DEFAULT_TUNING: ScoringTuning = { splitBytes: 512 * 1024 };
+export const DEFAULT_TUNING: ScoringTuning = { splitBytes: 512 * 1024, maxCandidates: 20_000, maxAllowed: 20_000 };
+
+/**
+ * The passages of the included domains (subdomains included), ascending, when there are at
+ * most `max` of them; undefined without an include filter or when it is too broad to list.
+ */
+async function allowedPassages(db: Kysely<Database>, mode: KeyMode, options: RetrieveOptions, max: number): Promise<Uint32Array | undefined> {
+  const include = options.domains?.include ?? [];
+  if (include.length === 0) return undefined;
+  const ids = await passagesOfDomains(db, mode, include, max + 1);
+  return ids.length > max ? undefined : Uint32Array.from(ids).sort();
+}
 
 /**
  * A large query's blocks spread over the pool's threads (a block's chunks stay together: its

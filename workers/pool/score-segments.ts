@@ -11,6 +11,8 @@ export interface ScoreSegmentsInput {
   chunks: { term: number; segment: number; block: number; data: Uint8Array }[];
   /** How many of the best passages to return. */
   want: number;
+  /** When given, only these passages (ids in ascending order) are ranked: a selective filter applied while scoring. */
+  allowed?: Uint32Array;
 }
 
 export interface ScoreSegmentsOutput {
@@ -67,13 +69,27 @@ export function scoreSegments(input: ScoreSegmentsInput): ScoreSegmentsOutput {
     }
     for (let i = 0; i < distinct; i++) {
       const offset = seen[i]!;
-      top.offer(base + offset, sums[offset]!);
+      if (!input.allowed || contains(input.allowed, base + offset)) top.offer(base + offset, sums[offset]!);
       // Leaves the totals zeroed for the next block and query.
       sums[offset] = 0;
     }
     matched += distinct;
   }
   return { ...top.sorted(), matched };
+}
+
+/** Binary search of an ascending array. */
+function contains(sorted: Uint32Array, value: number): boolean {
+  let low = 0;
+  let high = sorted.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const at = sorted[middle]!;
+    if (at === value) return true;
+    if (at < value) low = middle + 1;
+    else high = middle - 1;
+  }
+  return false;
 }
 
 /** The k best (score, id) pairs seen: a binary min-heap whose root is the weakest kept. */
