@@ -172,17 +172,12 @@ interface QueryTerms {
   maxBm25: number;
 }
 
-/** What the ranking knows of a candidate before weighing: its text features (each a share, 0..~1) and boosts (0..1). */
-export interface CandidateFeatures {
-  best: number;
-  further: number;
-  document: number;
-  title: number;
-  coverage: number;
-  proximity: number;
-  freshness: number;
-  authority: number;
-  country: number;
+/**
+ * What the ranking knows of a candidate before weighing: a value for each weight of
+ * RankingWeights (text features each a share, 0..~1; boosts 0..1), and what merging copies and
+ * writing the snippet need.
+ */
+export interface CandidateFeatures extends Record<keyof RankingWeights, number> {
   /** The candidate's passages by BM25, best first. */
   passageOrder: number[];
   urlKey: string;
