@@ -36,13 +36,13 @@ describe('crawl reconciler', function () {
     await site.close();
   });
 
-  const newCrawl = async (overrides: { epoch?: number } = {}) => {
+  const newCrawl = async (overrides: { epoch?: number; handbacks?: number } = {}) => {
     const id = `crawl_${randomUUID()}`;
     const options = { urls: [`${site.url}/`], max_pages: 10, max_depth: 2, include: [], exclude: [], same_domain: true, sitemaps: false, max_duration: 60 };
     await insertCrawl(storage.db, {
       id, accountId: null, principalId: 'master', mode: 'live', requestId: `req_${randomUUID()}`, options: JSON.stringify(options), maxPages: 10, createdAt: new Date(),
     });
-    if (overrides.epoch !== undefined) await storage.db.updateTable('crawls').set({ lease_epoch: overrides.epoch }).where('id', '=', id).execute();
+    if (overrides.epoch !== undefined) await storage.db.updateTable('crawls').set({ lease_epoch: overrides.epoch, handbacks: overrides.handbacks ?? 0 }).where('id', '=', id).execute();
     return id;
   };
 
@@ -64,6 +64,17 @@ describe('crawl reconciler', function () {
     expect(view.state).to.equal('failed');
     expect(view.failure.code).to.equal('INTERNAL_SERVER_ERROR');
     expect(view.finished_at).to.be.a('string');
+  });
+
+  it('does not count graceful hand-overs of stopping workers as restarts', async () => {
+    // Sixty drivers so far, twenty of them handed the crawl over at a shutdown: forty restarts.
+    const id = await newCrawl({ epoch: MAX_EPOCHS + 10, handbacks: 20 });
+    expect(await reconcileCrawls({ db: storage.db, queue, logger: createLogger('silent', 'worker') })).to.include(id);
+    const done = await eventually(async () => {
+      const view = (await call(service.url, `/v1/crawl/${id}`)).json.data;
+      return view.state === 'running' || view.state === 'queued' ? undefined : view;
+    }, 30_000);
+    expect(done.state).to.equal('completed');
   });
 
   it('gives a page up once its fetch was started three times without finishing', async () => {

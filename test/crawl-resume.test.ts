@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import { call, startTestService, testEnv, type TestService } from './helpers/service.js';
 import { startCrawlSite, type CrawlSite } from './helpers/crawl-site.js';
 import { eventually } from './helpers/wait.js';
+import { openStorage } from '../src/storage/connection.js';
 
 /** The worker entry point of the same build as this test (dist/, or another output directory). */
 const WORKER = fileURLToPath(new URL('../workers/main.js', import.meta.url));
@@ -99,6 +100,14 @@ describe('crawl handed over at a graceful shutdown', function () {
       }, 60_000);
       expect(done.state).to.equal('completed');
       expect(done.pages).to.deep.include({ discovered: 20, fetched: 20, indexed: 20, failed: 0 });
+      // The hand-over is counted apart, so that it does not use up the crawl's restarts.
+      const storage = openStorage(service.config.databaseUrl, 1);
+      try {
+        const crawl = await storage.db.selectFrom('crawls').select(['lease_epoch', 'handbacks']).where('id', '=', id).executeTakeFirstOrThrow();
+        expect(crawl).to.deep.equal({ lease_epoch: 1, handbacks: 1 });
+      } finally {
+        await storage.close();
+      }
       const pages = site.requests.filter((r) => r.path.startsWith('/p/') || r.path === '/').map((r) => r.path);
       expect(new Set(pages).size, 'no page fetched twice').to.equal(pages.length);
       const deleted = await call(service.url, '/v1/index/documents', { method: 'DELETE', body: { urls: site.publicPaths.map((p) => `${site.url}${p}`) } });

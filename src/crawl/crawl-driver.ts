@@ -141,7 +141,7 @@ export async function driveCrawl(deps: DriverDeps, crawlId: string, epoch: numbe
       return 'lease-lost';
     default:
       // Shutdown or an unexpected error: the reconciler hands the crawl to another driver.
-      await repo.releaseLease(deps.db, crawlId, owner);
+      await repo.releaseLease(deps.db, crawlId, owner, why === 'shutdown' ? 'handover' : 'failure');
       if (failure !== undefined) throw failure;
       return 'handed-back';
   }

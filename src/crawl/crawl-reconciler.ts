@@ -3,8 +3,8 @@
  * looks for unfinished crawls nobody holds (never started, or whose driver stopped renewing its
  * lease: the process died, hung or shut down) and gives each one a driver job of the next lease
  * epoch, unless the current epoch's job is still waiting for a worker. The new epoch fences the
- * old driver out, should it ever wake up. A crawl restarted MAX_EPOCHS times is failed rather
- * than retried forever. Now and then it also deletes crawls finished more than RETENTION_MS ago.
+ * old driver out, should it ever wake up. A crawl restarted MAX_EPOCHS times (graceful
+ * hand-overs of stopping workers not counted) is failed rather than retried forever. Now and then it also deletes crawls finished more than RETENTION_MS ago.
  */
 import type { Queue } from 'bullmq';
 import type { Kysely } from 'kysely';
@@ -14,7 +14,7 @@ import { crawlJobId, enqueueCrawl } from './crawl-jobs.js';
 import { failCrawl, nextEpoch, purgeFinishedCrawls, unheldCrawls } from './crawl.repository.js';
 
 const RECONCILE_MS = 3000;
-/** Driver generations a crawl may go through (restarts after a crash, a kill or a shutdown). */
+/** Restarts a crawl may go through after its driver crashed, was killed or failed (graceful hand-overs are free). */
 export const MAX_EPOCHS = 50;
 const BATCH = 100;
 /** Finished crawls (and their frontier) are kept this long for GET /v1/crawl/{id}. */
@@ -62,7 +62,8 @@ export async function reconcileCrawls({ db, queue, logger }: ReconcilerDeps): Pr
       if (state === 'active' && crawl.lease_owner === null) continue;
       const epoch = crawl.lease_epoch + 1;
       if (!(await nextEpoch(db, crawl.id, crawl.lease_epoch))) continue;
-      if (epoch > MAX_EPOCHS) {
+      // Graceful hand-overs (workers stopping) are no sign of a broken crawl: only the other restarts count.
+      if (epoch - crawl.handbacks > MAX_EPOCHS) {
         await failCrawl(db, crawl.id, 'INTERNAL_SERVER_ERROR', `the crawl's driver stopped ${MAX_EPOCHS} times without finishing it`);
         logger.error({ crawl_id: crawl.id }, 'crawl failed: restart limit reached');
         continue;

@@ -98,13 +98,14 @@ export async function holdsLease(db: Db, id: string, owner: string): Promise<boo
 }
 
 /**
- * Hands the crawl back (a worker shutting down): its claimed pages return to the frontier, and
- * the lease is free for the reconciler to give to another.
+ * Gives the crawl up (its driver failed unexpectedly, or its worker is shutting down): its
+ * claimed pages return to the frontier, and the lease is free for the reconciler to give to
+ * another. A graceful hand-over is counted, so that it does not count as a restart.
  */
-export async function releaseLease(db: Db, id: string, owner: string): Promise<void> {
+export async function releaseLease(db: Db, id: string, owner: string, why: 'handover' | 'failure'): Promise<void> {
   await releaseClaims(db, id, owner);
   await db.updateTable('crawls')
-    .set({ lease_owner: null, lease_until: null })
+    .set({ lease_owner: null, lease_until: null, ...(why === 'handover' ? { handbacks: sql`handbacks + 1` } : {}) })
     .where('id', '=', id).where('lease_owner', '=', owner)
     .execute();
 }
@@ -286,8 +287,8 @@ export async function failedPages(db: Db, crawlId: string, limit: number) {
 
 /** Unfinished crawls that nobody holds: never started, or whose driver stopped renewing. */
 /** A page of them in id order, after `after`: a pass pages through all, so none waits behind the same first few. */
-export async function unheldCrawls(db: Db, limit: number, after: string): Promise<Array<Pick<CrawlRow, 'id' | 'lease_epoch' | 'lease_owner' | 'request_id' | 'principal_id' | 'mode'>>> {
-  return db.selectFrom('crawls').select(['id', 'lease_epoch', 'lease_owner', 'request_id', 'principal_id', 'mode'])
+export async function unheldCrawls(db: Db, limit: number, after: string): Promise<Array<Pick<CrawlRow, 'id' | 'lease_epoch' | 'handbacks' | 'lease_owner' | 'request_id' | 'principal_id' | 'mode'>>> {
+  return db.selectFrom('crawls').select(['id', 'lease_epoch', 'handbacks', 'lease_owner', 'request_id', 'principal_id', 'mode'])
     .where('state', 'in', UNFINISHED)
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
     .where('id', '>', after).orderBy('id').limit(limit).execute();

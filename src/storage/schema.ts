@@ -213,6 +213,8 @@ export interface CrawlsTable {
   limit_reached: ColumnType<number, number | undefined, number>;
   seeded: ColumnType<number, number | undefined, number>;
   lease_epoch: ColumnType<number, number | undefined, number>;
+  /** Epochs that ended with a graceful hand-over (a worker stopping), which do not count as restarts. */
+  handbacks: ColumnType<number, number | undefined, number>;
   lease_owner: string | null;
   lease_until: Date | null;
   stopped_reason: string | null;
