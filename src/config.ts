@@ -55,6 +55,8 @@ export interface Config {
   /** Optional OpenAI-compatible chat-completions endpoint that writes abstractive summaries (undefined: none). */
   readonly llm: LlmConfig | undefined;
   readonly search: SearchConfig;
+  /** Crawls of one account and mode that may be queued or running at once; POST /v1/crawl refuses more. */
+  readonly crawlMaxUnfinished: number;
   /** Circuit breaker of each upstream service (SearXNG, the summarizer). */
   readonly upstreamBreaker: { readonly failures: number; readonly windowMs: number; readonly cooldownMs: number };
   readonly shutdownTimeoutMs: number;
@@ -223,6 +225,7 @@ export function loadConfig(env: Env = process.env): Config {
       windowMs: integer(env, 'UPSTREAM_BREAKER_WINDOW_MS', 60_000, 100, 3_600_000),
       cooldownMs: integer(env, 'UPSTREAM_BREAKER_COOLDOWN_MS', 30_000, 100, 3_600_000),
     },
+    crawlMaxUnfinished: integer(env, 'CRAWL_MAX_UNFINISHED', 5, 1, 1000),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, 1000, 600_000),
     logLevel: enumValue(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     region: text(env, 'REGION', 'local'),

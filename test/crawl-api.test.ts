@@ -14,7 +14,8 @@ describe('crawl API', function () {
   const sites: CrawlSite[] = [];
 
   before(async () => {
-    service = await startTestService({ PLANS_FILE: writePlansFile() });
+    // Two unfinished crawls per account and mode, so the limit is reached quickly (the master key has none).
+    service = await startTestService({ PLANS_FILE: writePlansFile(), CRAWL_MAX_UNFINISHED: '2' });
   });
   after(async () => {
     await service.close();
@@ -181,6 +182,30 @@ describe('crawl API', function () {
       await refuse({ urls, include: ['x'.repeat(201)] }, 'include[0]');
       await refuse({ urls, exclude: Array.from({ length: 21 }, () => '*.pdf') }, 'exclude');
       await refuse({ urls, follow: true }, 'follow');
+    });
+  });
+
+  describe('unfinished crawls per account', () => {
+    it('refuses a third at once with TOO_MANY_CRAWLS, counts live and sandbox apart, and frees a place when one ends', async () => {
+      // One page a second keeps the crawls running while the test starts more.
+      const s = await site({ pages: 30, crawlDelay: 1 });
+      const body = { urls: [`${s.url}/`], max_depth: 10 };
+      const account = await createAccount(service.url, 'pro');
+      const live = await createKey(service.url, { account_id: account });
+      const sandbox = await createKey(service.url, { account_id: account, mode: 'test' });
+      // Started together: the account's starts take turns, so exactly two get a place.
+      const started = await Promise.all([1, 2, 3].map(() => call(service.url, '/v1/crawl', { body, key: live.key })));
+      expect(started.map((r) => r.status).sort()).to.deep.equal([202, 202, 429]);
+      const refused = started.find((r) => r.status === 429)!;
+      expect(refused.json.error).to.deep.include({ code: 'TOO_MANY_CRAWLS', details: { limit: 2, unfinished: 2 } });
+      const running = started.filter((r) => r.status === 202).map((r) => r.json.data.crawl_id as string);
+
+      const inSandbox = await crawl(body, sandbox.key);
+      expect((await call(service.url, `/v1/crawl/${running[0]}`, { method: 'DELETE', key: live.key })).json.data.state).to.equal('cancelled');
+      const next = await crawl(body, live.key);
+      for (const [id, key] of [[running[1]!, live.key], [next.crawl_id, live.key], [inSandbox.crawl_id, sandbox.key]] as const) {
+        await call(service.url, `/v1/crawl/${id}`, { method: 'DELETE', key });
+      }
     });
   });
 

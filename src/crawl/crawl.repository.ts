@@ -31,6 +31,29 @@ export interface NewCrawl {
   createdAt: Date;
 }
 
+/**
+ * Stores a new crawl unless its account already has `maxUnfinished` crawls queued or running
+ * in the crawl's mode; then returns how many it has and stores nothing. Starts of one account
+ * take turns on its row, so concurrent starts cannot both take the last place. The operator
+ * (no account) is not limited.
+ */
+export async function insertCrawlWithin(db: Db, crawl: NewCrawl, maxUnfinished: number): Promise<{ inserted: true } | { inserted: false; unfinished: number }> {
+  if (crawl.accountId === null) {
+    await insertCrawl(db, crawl);
+    return { inserted: true };
+  }
+  const accountId = crawl.accountId;
+  return db.transaction().execute(async (trx) => {
+    await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().executeTakeFirst();
+    const { unfinished } = await trx.selectFrom('crawls').select((eb) => eb.fn.countAll<number>().as('unfinished'))
+      .where('account_id', '=', accountId).where('mode', '=', crawl.mode).where('state', 'in', UNFINISHED)
+      .executeTakeFirstOrThrow();
+    if (Number(unfinished) >= maxUnfinished) return { inserted: false, unfinished: Number(unfinished) };
+    await insertCrawl(trx, crawl);
+    return { inserted: true };
+  });
+}
+
 export async function insertCrawl(db: Db, crawl: NewCrawl): Promise<void> {
   await db.insertInto('crawls').values({
     id: crawl.id,

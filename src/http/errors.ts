@@ -115,6 +115,11 @@ export const ERROR_CATALOGUE = {
     message: 'Too many requests in the current window.',
     suggestion: 'Wait for Retry-After seconds, then retry.',
   },
+  TOO_MANY_CRAWLS: {
+    status: 429, retryable: true, details: ['limit', 'unfinished'],
+    message: 'The account already has as many unfinished crawls as it may.',
+    suggestion: 'Wait for a crawl to finish, or cancel one with DELETE /v1/crawl/{id}, then start the new one.',
+  },
   MONTHLY_LIMIT_EXCEEDED: {
     status: 429, retryable: true, details: ['monthly_limit', 'requests_used', 'reset_date', 'upgrade_url'],
     message: 'The monthly request quota is used up.',

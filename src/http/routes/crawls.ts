@@ -3,7 +3,8 @@ import { validateBody } from '../validation.js';
 import { respond } from '../context.js';
 import type { CrawlRequest } from '../../crawl/crawl-options.js';
 import { crawlJobId, enqueueCrawl } from '../../crawl/crawl-jobs.js';
-import { cancelCrawl, insertCrawl } from '../../crawl/crawl.repository.js';
+import { cancelCrawl, insertCrawlWithin } from '../../crawl/crawl.repository.js';
+import { ApiError } from '../errors.js';
 import { describeCrawl, findOwnCrawl } from '../../crawl/crawl-view.js';
 import type { Route } from './route.js';
 
@@ -22,7 +23,7 @@ export const postCrawl: Route = {
     const id = `crawl_${randomUUID()}`;
     const db = deps.storage.db;
     // The row first: should the process die before the job is queued, the reconciler queues it.
-    await insertCrawl(db, {
+    const stored = await insertCrawlWithin(db, {
       id,
       accountId: principal.accountId,
       principalId: principal.id,
@@ -31,7 +32,8 @@ export const postCrawl: Route = {
       options: JSON.stringify(request),
       maxPages: request.max_pages,
       createdAt: new Date(),
-    });
+    }, deps.config.crawlMaxUnfinished);
+    if (!stored.inserted) throw new ApiError('TOO_MANY_CRAWLS', { limit: deps.config.crawlMaxUnfinished, unfinished: stored.unfinished });
     await enqueueCrawl(deps.queues.crawl, {
       request_id: ctx.state.requestId, principal_id: principal.id, mode: principal.mode, input: { crawl_id: id, epoch: 0 },
     });
