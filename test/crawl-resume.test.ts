@@ -104,7 +104,10 @@ describe('crawl handed over at a graceful shutdown', function () {
       const storage = openStorage(service.config.databaseUrl, 1);
       try {
         const crawl = await storage.db.selectFrom('crawls').select(['lease_epoch', 'handbacks']).where('id', '=', id).executeTakeFirstOrThrow();
-        expect(crawl).to.deep.equal({ lease_epoch: 1, handbacks: 1 });
+        // Every driver after the first took over from a hand-over (a process may hand over more
+        // than once if the reconciler gives the crawl back to it while it stops): none counts as a restart.
+        expect(crawl.handbacks).to.be.at.least(1);
+        expect(crawl.handbacks).to.equal(crawl.lease_epoch);
       } finally {
         await storage.close();
       }
