@@ -12,6 +12,7 @@ import { TaskTimeoutError, type CpuPool } from '../pool/pool.js';
 import type { IndexWriter } from './index-writer.js';
 import type { KeyMode } from '../auth/keys.repository.js';
 import { fetchPage, type FetchedPage } from '../fetch/fetch-page.js';
+import { fetchOptions } from '../fetch/service-fetch.js';
 import { decodeBody } from '../extract/decode-body.js';
 import type { PageOutcome } from './crawl.repository.js';
 import { pageLinks, robotsHeader } from './page-links.js';
@@ -54,17 +55,9 @@ export interface CrawledPage {
  */
 export async function fetchForCrawl(deps: PageDeps, context: FetchContext, url: string): Promise<FetchedPage | CrawledPage> {
   try {
-    const page = await context.politely(() => fetchPage(url, {
-      timeoutMs: PAGE_TIMEOUT_MS,
-      maxBytes: deps.config.fetch.maxBytes,
-      maxRedirects: deps.config.fetch.maxRedirects,
-      userAgent: deps.config.fetch.userAgent,
-      allowedCidrs: deps.config.fetch.allowedCidrs,
-      perHostConcurrency: deps.config.fetch.perHostConcurrency,
-      respectRobots: true,
-      processSlots: deps.fetchLimit,
-      signal: context.signal,
-    }));
+    const page = await context.politely(() => fetchPage(url, fetchOptions(deps.config, deps.fetchLimit, {
+      timeoutMs: PAGE_TIMEOUT_MS, respectRobots: true, signal: context.signal,
+    })));
     deps.metrics?.fetches.inc({ outcome: 'ok' });
     return page;
   } catch (error) {

@@ -7,7 +7,8 @@ import type { Metrics } from '../metrics/metrics.js';
 import { TaskTimeoutError, type CpuPool } from '../pool/pool.js';
 import type { Database } from '../storage/schema.js';
 import type { DocumentIndex } from '../index/types.js';
-import { fetchPage, type FetchedPage } from '../fetch/fetch-page.js';
+import type { FetchedPage } from '../fetch/fetch-page.js';
+import { fetchOptions, measuredFetch } from '../fetch/service-fetch.js';
 import { decodeBody } from './decode-body.js';
 import { findFreshExtraction, insertExtraction, type StoredExtraction } from './extraction.repository.js';
 import type { ExtractRequest, ExtractResult } from './types.js';
@@ -154,27 +155,11 @@ async function inPool<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-async function timedFetch(deps: ExtractDeps, request: ExtractRequest): Promise<FetchedPage> {
-  const stop = deps.metrics?.fetchDuration.startTimer();
-  try {
-    const page = await fetchPage(request.url, {
-      timeoutMs: request.options.timeout * 1000,
-      maxBytes: deps.config.fetch.maxBytes,
-      maxRedirects: deps.config.fetch.maxRedirects,
-      userAgent: deps.config.fetch.userAgent,
-      allowedCidrs: deps.config.fetch.allowedCidrs,
-      perHostConcurrency: deps.config.fetch.perHostConcurrency,
-      respectRobots: request.options.respect_robots ?? deps.config.fetch.respectRobots,
-      processSlots: deps.fetchLimit,
-    });
-    deps.metrics?.fetches.inc({ outcome: 'ok' });
-    return page;
-  } catch (error) {
-    deps.metrics?.fetches.inc({ outcome: error instanceof ApiError ? error.code : 'error' });
-    throw error;
-  } finally {
-    stop?.();
-  }
+function timedFetch(deps: ExtractDeps, request: ExtractRequest): Promise<FetchedPage> {
+  return measuredFetch(request.url, fetchOptions(deps.config, deps.fetchLimit, {
+    timeoutMs: request.options.timeout * 1000,
+    respectRobots: request.options.respect_robots ?? deps.config.fetch.respectRobots,
+  }), deps.metrics);
 }
 
 /** A stored publication date as an instant; a date-only value is midnight UTC of that day. */

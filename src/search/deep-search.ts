@@ -11,7 +11,7 @@ import type { Config } from '../config.js';
 import { ApiError } from '../http/errors.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { CpuPool } from '../pool/pool.js';
-import { fetchPage } from '../fetch/fetch-page.js';
+import { fetchOptions, measuredFetch } from '../fetch/service-fetch.js';
 import { decodeBody } from '../extract/decode-body.js';
 import { splitPassages } from '../../workers/pool/analysis/passages.js';
 import type { SourceCandidate } from '../../workers/pool/rank-sources.js';
@@ -48,8 +48,8 @@ export async function readLivePages(deps: DeepSearchDeps, candidates: readonly {
   const settled = await Promise.all(candidates.map(({ index, candidate }) => limit(async () => {
     try {
       return { candidate: index, page: await readPage(deps, candidate, signal) };
-    } catch (error) {
-      deps.metrics.fetches.inc({ outcome: error instanceof ApiError ? error.code : signal.aborted ? 'deadline' : 'error' });
+    } catch {
+      // Counted by measuredFetch when the fetch failed; a page that fetched but could not be read is no fetch failure.
       return undefined;
     }
   })));
@@ -59,19 +59,9 @@ export async function readLivePages(deps: DeepSearchDeps, candidates: readonly {
 
 async function readPage(deps: DeepSearchDeps, candidate: SourceCandidate, signal: AbortSignal): Promise<SourceCandidate> {
   signal.throwIfAborted();
-  const stop = deps.metrics.fetchDuration.startTimer();
-  const fetched = await fetchPage(candidate.url, {
-    timeoutMs: deps.config.search.deepPageTimeoutMs,
-    maxBytes: deps.config.fetch.maxBytes,
-    maxRedirects: deps.config.fetch.maxRedirects,
-    userAgent: deps.config.fetch.userAgent,
-    allowedCidrs: deps.config.fetch.allowedCidrs,
-    perHostConcurrency: deps.config.fetch.perHostConcurrency,
-    respectRobots: deps.config.fetch.respectRobots,
-    processSlots: deps.fetchLimit,
-    signal,
-  }).finally(() => stop());
-  deps.metrics.fetches.inc({ outcome: 'ok' });
+  const fetched = await measuredFetch(candidate.url, fetchOptions(deps.config, deps.fetchLimit, {
+    timeoutMs: deps.config.search.deepPageTimeoutMs, respectRobots: deps.config.fetch.respectRobots, signal,
+  }), deps.metrics);
   signal.throwIfAborted();
   const cleaned = await deps.pool.run('cleanHtml', {
     html: decodeBody(fetched.body, fetched.charset), url: fetched.finalUrl, kind: fetched.kind, format: 'text', clean: true, preserveFormatting: false,
