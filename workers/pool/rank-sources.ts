@@ -216,12 +216,12 @@ export function rankSourcesWith(
     if (original) original.duplicates.push(entry.candidate);
     else kept.push({ entry, duplicates: [] });
   }
-  const query = queryTerms(input);
+  const query = snippets ? queryTerms(input) : undefined;
   return diversify(kept, input.maxPerDomain, input.limit, (k) => input.candidates[k.entry.candidate]!.domain).map(({ entry, duplicates }) => ({
     candidate: entry.candidate,
     score: entry.score,
     confidence: confidence(entry.confidence, calibration),
-    snippet: snippets ? snippet(input.candidates[entry.candidate]!.passages[entry.features.passageOrder[0]!]?.text ?? '', input.language, query) : '',
+    snippet: query ? snippet(input.candidates[entry.candidate]!.passages[entry.features.passageOrder[0]!]?.text ?? '', input.language, query) : '',
     passages: entry.features.passageOrder.slice(0, PASSAGES_LISTED),
     duplicates,
     features: entry.confidence,
