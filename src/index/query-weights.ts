@@ -3,26 +3,46 @@ import type { KeyMode } from '../auth/keys.repository.js';
 import type { Database } from '../storage/schema.js';
 import { idf } from '../../workers/pool/bm25.js';
 import { analyzeQuery } from './analysis-adapter.js';
-import { findTerms, readStats } from './corpus.repository.js';
+import { findTerms, readStats, type CorpusStats } from './corpus.repository.js';
 import { queryLanguage } from './query-language.js';
 import type { QueryWeights } from './types.js';
 
+export interface WeighedQuery {
+  /** The language the query was analysed in. */
+  language: string | null;
+  /** The mode's statistics; null for an empty index. */
+  stats: CorpusStats | null;
+  /** The query's distinct analysed terms that the index holds, with their idf. */
+  terms: { term: string; id: number; idf: number }[];
+}
+
 /**
- * The query's terms as retrieve() weighs them (same language choice, analysis and idf), so
- * that the ranking stage can score text the index did not (search engine snippets, pages
- * fetched live) on the index's scale.
+ * The query's terms as the index weighs them: its language (the caller's, else the mode's
+ * main one), analysis, and BM25 idf over the current statistics. Retrieval scores with them,
+ * and the ranking stage scores text the index did not (search engine snippets, pages fetched
+ * live) on the same scale.
  */
-export async function queryWeights(db: Kysely<Database>, mode: KeyMode, query: string, given: string | undefined): Promise<QueryWeights> {
+export async function weighQuery(db: Kysely<Database>, mode: KeyMode, query: string, given: string | undefined): Promise<WeighedQuery> {
   const language = await queryLanguage(db, mode, given);
   const stats = await readStats(db, mode);
-  if (!stats || stats.passages <= 0) return { language, termWeights: {}, avgPassageLength: 0, avgDocumentLength: 0 };
-  const termWeights: Record<string, number> = {};
-  for (const [term, { df }] of await findTerms(db, mode, [...new Set(analyzeQuery(query, language))])) {
-    // Statistics and terms are separate reads: a write in between may leave df above the passage count (as in retriever.ts).
-    if (df > 0) termWeights[term] = idf(Math.min(df, stats.passages), stats.passages);
+  if (!stats || stats.passages <= 0) return { language, stats: null, terms: [] };
+  const terms: WeighedQuery['terms'] = [];
+  for (const [term, { id, df }] of await findTerms(db, mode, [...new Set(analyzeQuery(query, language))])) {
+    // Statistics and terms are separate reads: a write in between may leave a df above the
+    // passage count, whose idf would turn negative. Capped, every weight stays positive.
+    if (df > 0) terms.push({ term, id, idf: idf(Math.min(df, stats.passages), stats.passages) });
   }
+  return { language, stats, terms };
+}
+
+/** weighQuery in the form the ranking stage takes. */
+export async function queryWeights(db: Kysely<Database>, mode: KeyMode, query: string, given: string | undefined): Promise<QueryWeights> {
+  const { language, stats, terms } = await weighQuery(db, mode, query, given);
+  if (!stats) return { language, termWeights: {}, avgPassageLength: 0, avgDocumentLength: 0 };
   return {
-    language, termWeights, avgPassageLength: stats.totalLength / stats.passages,
+    language,
+    termWeights: Object.fromEntries(terms.map((t) => [t.term, t.idf])),
+    avgPassageLength: stats.totalLength / stats.passages,
     avgDocumentLength: stats.documents > 0 ? stats.totalLength / stats.documents : 0,
   };
 }

@@ -2,12 +2,10 @@ import type { Kysely } from 'kysely';
 import type { KeyMode } from '../auth/keys.repository.js';
 import type { CpuPool } from '../pool/pool.js';
 import type { Database } from '../storage/schema.js';
-import { idf } from '../../workers/pool/bm25.js';
 import type { ScoreSegmentsOutput } from '../../workers/pool/score-segments.js';
-import { analyzeQuery } from './analysis-adapter.js';
-import { findTerms, passagesOfDomains, readPassageDocuments, readPassages, readStats, type PassageDocument } from './corpus.repository.js';
+import { passagesOfDomains, readPassageDocuments, readPassages, type PassageDocument } from './corpus.repository.js';
 import { withinDomain } from './domain.js';
-import { queryLanguage } from './query-language.js';
+import { weighQuery } from './query-weights.js';
 import { readTermChunks } from './segments.repository.js';
 import type { RetrievedPassage, RetrieveOptions } from './types.js';
 
@@ -24,11 +22,8 @@ export async function retrievePassages(
   db: Kysely<Database>, pool: CpuPool, mode: KeyMode, query: string, options: RetrieveOptions, tuning: ScoringTuning = DEFAULT_TUNING,
 ): Promise<RetrievedPassage[]> {
   const limit = Math.max(1, Math.min(Math.floor(options.limit), MAX_LIMIT));
-  const stats = await readStats(db, mode);
-  if (!stats || stats.passages <= 0) return [];
-  const queryTerms = [...new Set(analyzeQuery(query, await queryLanguage(db, mode, options.language)))];
-  const terms = [...(await findTerms(db, mode, queryTerms)).values()].filter((t) => t.df > 0);
-  if (terms.length === 0) return [];
+  const { stats, terms } = await weighQuery(db, mode, query, options.language);
+  if (!stats || terms.length === 0) return [];
 
   const termIndex = new Map(terms.map((t, i) => [t.id, i]));
   const segments: { first: number }[] = [];
@@ -41,9 +36,7 @@ export async function retrievePassages(
     }
     return { term: termIndex.get(c.termId)!, segment, block: c.block, data: c.data };
   });
-  // Statistics, terms and postings are read by separate statements: a write in between may leave
-  // a df above the passage count, whose idf would turn negative. Capped, every weight stays positive.
-  const weights = terms.map((t) => idf(Math.min(t.df, stats.passages), stats.passages));
+  const weights = terms.map((t) => t.idf);
   const avgdl = stats.totalLength / stats.passages;
   const allowed = await allowedPassages(db, mode, options, tuning.maxAllowed);
   const parts = splitByBlock(chunks, pool.size, tuning.splitBytes).map((part) => ({ idf: weights, avgdl, segments, chunks: part, ...(allowed ? { allowed } : {}) }));
