@@ -30,7 +30,7 @@ import { createLogger } from '../src/log/logger.js';
 import { startService } from '../src/service.js';
 import { testEnv, TEST_KEY } from '../test/helpers/service.js';
 import { closedLoop } from './closed-loop.js';
-import { unlimitedPlansFile } from './unlimited-plan.js';
+import { unlimitedPlan } from './unlimited-plan.js';
 
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const seconds = Number(process.env.BENCH_SECONDS ?? 4); // per scenario and round
@@ -41,11 +41,9 @@ const loadBefore = os.loadavg()[0]!;
 const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 const rssAtStart = process.memoryUsage().rss;
 
-const plans = unlimitedPlansFile();
+const plan = unlimitedPlan();
 const config = loadConfig(testEnv({
-  PLANS_FILE: plans.file,
-  DEFAULT_PLAN: 'bench',
-  RATE_LIMIT_PER_MINUTE: '1000000',
+  ...plan.env,
   AUTH_FAILURES_PER_MINUTE: '1000000',
   KEY_CACHE_TTL_S: '3600',
 }));
@@ -146,4 +144,4 @@ console.log(`authentication + rate limit + usage + audit cost: ${(pct(bearerRow,
 await setup('POST', `/v1/auth/keys/${key.id}/revoke`, {});
 await pool.close();
 await service.close();
-plans.remove();
+plan.remove();

@@ -31,7 +31,7 @@ import { createLogger } from '../../src/log/logger.js';
 import { startService } from '../../src/service.js';
 import { testEnv, TEST_KEY } from '../../test/helpers/service.js';
 import { closedLoop } from '../closed-loop.js';
-import { unlimitedPlansFile } from '../unlimited-plan.js';
+import { unlimitedPlan } from '../unlimited-plan.js';
 
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const seconds = Number(process.env.BENCH_SECONDS ?? 4); // per scenario and round
@@ -41,11 +41,9 @@ const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2); // per scen
 const contentBytes = Number(process.env.BENCH_CONTENT_BYTES ?? 5000);
 
 const loadBefore = os.loadavg()[0]!;
-const plans = unlimitedPlansFile();
+const plan = unlimitedPlan();
 const config = loadConfig(testEnv({
-  PLANS_FILE: plans.file,
-  DEFAULT_PLAN: 'bench',
-  RATE_LIMIT_PER_MINUTE: '1000000',
+  ...plan.env,
   KEY_CACHE_TTL_S: '3600',
   // Longer than any run, so the warmed answer never expires under it.
   SEARCH_CACHE_TTL_S: '86400',
@@ -199,4 +197,4 @@ await setup('POST', `/v1/auth/keys/${key.id}/revoke`, {});
 await Promise.all([servicePool.close(), barePool.close()]);
 bareServer.close();
 await service.close();
-plans.remove();
+plan.remove();

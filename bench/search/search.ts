@@ -28,7 +28,7 @@ import { startService, type RunningService } from '../../src/service.js';
 import { testEnv, TEST_KEY } from '../../test/helpers/service.js';
 import { freshDatabase } from '../../test/helpers/database.js';
 import { loadCorpus, loadQrels, loadQueries, ndcgAt, recallAt } from '../index/scifact.js';
-import { unlimitedPlansFile } from '../unlimited-plan.js';
+import { unlimitedPlan } from '../unlimited-plan.js';
 
 const args = process.argv.slice(2);
 const REUSE = args.includes('--reuse');
@@ -37,7 +37,7 @@ const DATABASE_NAME = process.env.SEARCH_BENCH_DATABASE ?? 'sev_bench_search';
 const HOST = 'scifact.bench';
 const BATCH = 50;
 
-const plans = unlimitedPlansFile();
+const plan = unlimitedPlan();
 
 interface Bench {
   service: RunningService;
@@ -47,7 +47,7 @@ interface Bench {
 
 async function open(databaseUrl: string): Promise<Bench> {
   const config = loadConfig(testEnv({
-    DATABASE_URL: databaseUrl, PLANS_FILE: plans.file, DEFAULT_PLAN: 'bench', RATE_LIMIT_PER_MINUTE: '1000000',
+    DATABASE_URL: databaseUrl, ...plan.env,
     POOL_SIZE: '2', WORKER_CONCURRENCY: '16', KEY_CACHE_TTL_S: '3600',
   }));
   const service = await startService(config, 'all', createLogger('silent', 'all'));
@@ -157,4 +157,4 @@ if (MILLION) {
   await million.client.close();
   await million.service.close();
 }
-plans.remove();
+plan.remove();

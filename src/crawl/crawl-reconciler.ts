@@ -4,7 +4,8 @@
  * lease: the process died, hung or shut down) and gives each one a driver job of the next lease
  * epoch, unless the current epoch's job is still waiting for a worker. The new epoch fences the
  * old driver out, should it ever wake up. A crawl restarted MAX_EPOCHS times (graceful
- * hand-overs of stopping workers not counted) is failed rather than retried forever. Now and then it also deletes crawls finished more than RETENTION_MS ago.
+ * hand-overs of stopping workers not counted) is failed rather than retried forever. Now and
+ * then it also deletes crawls finished more than RETENTION_MS ago.
  */
 import type { Queue } from 'bullmq';
 import type { Kysely } from 'kysely';
