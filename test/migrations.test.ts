@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { sql } from 'kysely';
 import { openStorage, type Storage } from '../src/storage/connection.js';
+import { dropDatabase, freshDatabase } from './helpers/database.js';
 import { migrateDown, migrateToLatest } from '../src/storage/migrate.js';
 import { autoincLockModeProblem, checkServerRequirements } from '../src/storage/server-requirements.js';
 import { decodeIdSet, decodePostings } from '../workers/pool/postings-codec.js';
@@ -15,20 +16,13 @@ async function tables(storage: Storage): Promise<string[]> {
 }
 
 describe('migrations', () => {
-  let admin: Storage;
   let storage: Storage;
   before(async () => {
-    admin = openStorage(BASE, 1);
-    await sql`DROP DATABASE IF EXISTS ${sql.raw(DATABASE)}`.execute(admin.db);
-    await sql`CREATE DATABASE ${sql.raw(DATABASE)}`.execute(admin.db);
-    const url = new URL(BASE);
-    url.pathname = `/${DATABASE}`;
-    storage = openStorage(url.href, 2);
+    storage = openStorage(await freshDatabase(DATABASE), 2);
   });
   after(async () => {
     await storage.close();
-    await sql`DROP DATABASE IF EXISTS ${sql.raw(DATABASE)}`.execute(admin.db);
-    await admin.close();
+    await dropDatabase(DATABASE);
   });
 
   it('creates every table on an empty database, undoes each step, and applies them again', async () => {
@@ -53,20 +47,13 @@ describe('migrations', () => {
 
 describe('migration to index segments', () => {
   const DB = 'sev_segments_migration_test';
-  let admin: Storage;
   let storage: Storage;
   before(async () => {
-    admin = openStorage(BASE, 1);
-    await sql`DROP DATABASE IF EXISTS ${sql.raw(DB)}`.execute(admin.db);
-    await sql`CREATE DATABASE ${sql.raw(DB)}`.execute(admin.db);
-    const url = new URL(BASE);
-    url.pathname = `/${DB}`;
-    storage = openStorage(url.href, 2);
+    storage = openStorage(await freshDatabase(DB), 2);
   });
   after(async () => {
     await storage.close();
-    await sql`DROP DATABASE IF EXISTS ${sql.raw(DB)}`.execute(admin.db);
-    await admin.close();
+    await dropDatabase(DB);
   });
 
   it('turns an index of posting rows into a segment that answers the same query', async () => {
