@@ -31,6 +31,7 @@ import { startService } from '../src/service.js';
 import { testEnv, TEST_KEY } from '../test/helpers/service.js';
 import { closedLoop } from './closed-loop.js';
 import { unlimitedPlan } from './unlimited-plan.js';
+import { percentile } from './percentile.js';
 
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const seconds = Number(process.env.BENCH_SECONDS ?? 4); // per scenario and round
@@ -114,7 +115,7 @@ const rssAfter = process.memoryUsage().rss;
 
 const rps = (s: Scenario): number => s.latencies.length / s.seconds;
 for (const s of scenarios) s.latencies.sort((a, b) => a - b);
-const pct = (s: Scenario, p: number): number => s.latencies[Math.min(s.latencies.length - 1, Math.floor((p / 100) * s.latencies.length))]!;
+const pct = (s: Scenario, p: number): number => percentile(s.latencies, p);
 
 console.log(`node ${process.version}, ${os.availableParallelism()} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), API role only, client in the same process`);
 console.log(`config: concurrency ${concurrency}, ${rounds} rounds x ${seconds} s per scenario, warm-up ${warmupSeconds} s per scenario, keep-alive undici Pool`);

@@ -10,6 +10,7 @@ import { createLogger } from '../src/log/logger.js';
 import { startService } from '../src/service.js';
 import { ARTICLE, html, startPageServer } from '../test/helpers/page-server.js';
 import { testEnv, TEST_KEY } from '../test/helpers/service.js';
+import { percentile } from './percentile.js';
 
 const total = Number(process.argv[2] ?? 400);
 const concurrency = Number(process.argv[3] ?? 16);
@@ -49,7 +50,7 @@ const seconds = (performance.now() - started) / 1000;
 clearInterval(sampler);
 
 latencies.sort((a, b) => a - b);
-const pct = (p: number): string => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!.toFixed(1);
+const pct = (p: number): string => percentile(latencies, p).toFixed(1);
 console.log(`extract pipeline: ${total} requests, concurrency ${concurrency}, pool ${config.poolSize} threads`);
 console.log(`throughput: ${(total / seconds).toFixed(1)} requests/s`);
 console.log(`latency ms: p50 ${pct(50)}  p95 ${pct(95)}  p99 ${pct(99)}`);

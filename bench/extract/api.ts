@@ -11,6 +11,7 @@ import { startService } from '../../src/service.js';
 import { html, startPageServer } from '../../test/helpers/page-server.js';
 import { testEnv, TEST_KEY } from '../../test/helpers/service.js';
 import { loadArticleBenchmark } from './data.js';
+import { percentile } from '../percentile.js';
 
 const passes = Number(process.argv[2] ?? 2);
 const concurrency = Number(process.argv[3] ?? 8);
@@ -41,7 +42,7 @@ await Promise.all(Array.from({ length: concurrency }, async () => {
 const seconds = (performance.now() - started) / 1000;
 
 latencies.sort((a, b) => a - b);
-const pct = (p: number): string => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!.toFixed(0);
+const pct = (p: number): string => percentile(latencies, p).toFixed(0);
 console.log(`POST /v1/extract over ${latencies.length} article-benchmark pages (${passes} passes), concurrency ${concurrency}, pool ${config.poolSize} threads, node ${process.version}`);
 console.log(`throughput: ${(latencies.length / seconds).toFixed(1)} pages/s`);
 console.log(`latency ms: p50 ${pct(50)}  p95 ${pct(95)}  p99 ${pct(99)}`);

@@ -29,6 +29,7 @@ import { testEnv, TEST_KEY } from '../../test/helpers/service.js';
 import { freshDatabase } from '../../test/helpers/database.js';
 import { loadCorpus, loadQrels, loadQueries, ndcgAt, recallAt } from '../index/scifact.js';
 import { unlimitedPlan } from '../unlimited-plan.js';
+import { percentile } from '../percentile.js';
 
 const args = process.argv.slice(2);
 const REUSE = args.includes('--reuse');
@@ -133,8 +134,8 @@ async function latency(bench: Bench, label: string): Promise<void> {
     }));
     const seconds = (performance.now() - started) / 1000;
     times.sort((a, b) => a - b);
-    const at = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!.toFixed(0);
-    console.log(`latency ${label}, concurrency ${concurrency}: p50 ${at(0.5)} ms, p95 ${at(0.95)} ms, p99 ${at(0.99)} ms; ${(times.length / seconds).toFixed(1)} searches/s`);
+    const at = (p: number) => percentile(times, p).toFixed(0);
+    console.log(`latency ${label}, concurrency ${concurrency}: p50 ${at(50)} ms, p95 ${at(95)} ms, p99 ${at(99)} ms; ${(times.length / seconds).toFixed(1)} searches/s`);
   }
 }
 

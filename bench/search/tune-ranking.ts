@@ -28,6 +28,7 @@ import {
   type CandidateFeatures, type Calibration, type ConfidenceFeatures, type RankingWeights, type RankSourcesInput, type SourceCandidate,
 } from '../../workers/pool/rank-sources.js';
 import { DATA_DIR } from '../extract/data.js';
+import { percentile } from '../percentile.js';
 import { indexDocument, loadCorpus, loadQrels, loadQueries, ndcgAt, recallAt } from '../index/scifact.js';
 
 const MODE = (process.env.BENCH_MODE ?? 'bench') as KeyMode;
@@ -137,7 +138,7 @@ for (let repeat = 0; repeat < 3; repeat++) {
 times.sort((a, b) => a - b);
 const candidates = test.reduce((sum, q) => sum + q.input.candidates.length, 0) / test.length;
 console.log(`\nrankSources: ${candidates.toFixed(1)} candidates a call; mean ${(times.reduce((s, t) => s + t, 0) / times.length).toFixed(2)} ms, `
-  + `p50 ${times[Math.floor(times.length / 2)]!.toFixed(2)} ms, p95 ${times[Math.floor(times.length * 0.95)]!.toFixed(2)} ms`);
+  + `p50 ${percentile(times, 50).toFixed(2)} ms, p95 ${percentile(times, 95).toFixed(2)} ms`);
 const doubled = test.map((q) => ({ ...q.input, candidates: [...q.input.candidates, ...q.input.candidates.map((c) => ({ ...c, url: `${c.url}/copy`, domain: 'other.example' }))] }));
 const started = performance.now();
 for (const input of doubled) rankSources(input);
