@@ -18,6 +18,7 @@ import { KeyService } from './auth/key-service.js';
 import { UsageMeter } from './usage/usage-meter.js';
 import { UsageRecorder } from './usage/usage-recorder.js';
 import { ResultCache } from './cache/result-cache.js';
+import { coalesceWrites } from './redis/coalesced-writes.js';
 import { systemClock, type Clock } from './clock.js';
 import { createApp } from './http/app.js';
 import { listen, type HttpServer } from './http/server.js';
@@ -54,6 +55,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
   if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
 
   const redis = openRedis(config.redisUrl, loggedOutages(logger, 'commands'));
+  coalesceWrites(redis);
   const connection = redisOptions(config.redisUrl);
   const queues = createQueues(connection, config.queuePrefix);
   const heartbeatMs = config.workerHeartbeatMs;

@@ -1,0 +1,48 @@
+import { expect } from 'chai';
+import { Redis } from 'ioredis';
+import { coalesceWrites } from '../src/redis/coalesced-writes.js';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+describe('coalesced Redis writes', function () {
+  this.timeout(20_000);
+  let redis: Redis;
+  let writes: number;
+
+  beforeEach(async () => {
+    redis = new Redis(REDIS_URL);
+    coalesceWrites(redis);
+    await redis.ping();
+    // Every socket write, single or gathered, passes through one of these two.
+    writes = 0;
+    const socket = redis.stream as unknown as { _write: (...args: unknown[]) => void; _writev: (...args: unknown[]) => void };
+    const [write, writev] = [socket._write.bind(socket), socket._writev.bind(socket)];
+    socket._write = (...args) => { writes++; write(...args); };
+    socket._writev = (...args) => { writes++; writev(...args); };
+  });
+  afterEach(() => redis.disconnect());
+
+  it('sends the commands of one event-loop turn in one socket write, each with its own reply', async () => {
+    const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => redis.echo(`reply ${i}`)));
+    expect(replies).to.deep.equal(Array.from({ length: 20 }, (_, i) => `reply ${i}`));
+    expect(writes).to.equal(1);
+  });
+
+  it('fails only the command that failed, not the others of its write', async () => {
+    const results = await Promise.allSettled([
+      redis.echo('before'),
+      redis.eval("return redis.error_reply('boom')", 0),
+      redis.echo('after'),
+    ]);
+    expect(results.map((r) => r.status)).to.deep.equal(['fulfilled', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason.message).to.match(/boom/);
+    expect((results[2] as PromiseFulfilledResult<string>).value).to.equal('after');
+    expect(writes).to.equal(1);
+  });
+
+  it('sends a command of a later turn without waiting for more', async () => {
+    expect(await redis.echo('first')).to.equal('first');
+    expect(await redis.echo('second')).to.equal('second');
+    expect(writes).to.equal(2);
+  });
+});
