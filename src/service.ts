@@ -17,7 +17,8 @@ import { invalidationChannel, KeyLookupCache } from './auth/key-cache.js';
 import { KeyService } from './auth/key-service.js';
 import { UsageMeter } from './usage/usage-meter.js';
 import { UsageRecorder } from './usage/usage-recorder.js';
-import { ResultCache } from './cache/result-cache.js';
+import { ResultCache, type CacheEntry } from './cache/result-cache.js';
+import { NearCache } from './cache/near-cache.js';
 import { coalesceWrites } from './redis/coalesced-writes.js';
 import { systemClock, type Clock } from './clock.js';
 import { createApp } from './http/app.js';
@@ -99,6 +100,14 @@ export async function startService(config: Config, role: Role, logger: Logger, o
     await keys.ensureDefaultAccount(config.defaultPlan);
     const keyCache = new KeyLookupCache(openRedis(config.redisUrl, loggedOutages(logger, 'key-invalidation')), invalidationChannel(config.queuePrefix), config.keyCacheTtlMs, logger);
     await keyCache.start();
+    const near = config.cacheNearMaxBytes > 0
+      ? new NearCache<CacheEntry>(redis, openRedis(config.redisUrl, loggedOutages(logger, 'cache-invalidation'), { autoResubscribe: false }),
+        `${config.queuePrefix}:cache:`, config.cacheNearMaxBytes, logger)
+      : undefined;
+    await near?.start();
+    const resultCache = new ResultCache(redis, config.queuePrefix, clock, metrics, {
+      namespaceMaxBytes: config.cacheNamespaceMaxBytes, logger, ...(near ? { near } : {}),
+    });
     const auditWriter = new AuditWriter(storage.db, logger);
     const usageRecorder = new UsageRecorder(storage.db, logger);
     health.start(HEALTH_PROBE_INTERVAL_MS);
@@ -118,7 +127,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
       keys,
       usageMeter: new UsageMeter(redis, storage.db, config.queuePrefix, clock, usageRecorder),
       usageRecorder,
-      resultCache: new ResultCache(redis, config.queuePrefix, clock, metrics, config.cacheNamespaceMaxBytes),
+      resultCache,
       clock,
       version: VERSION,
       shutdownSignal: shutdown.signal,
@@ -126,7 +135,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
     });
     http = await listen(config, app.callback());
     closeApi = async () => {
-      await Promise.all([auditWriter.close(), usageRecorder.close(), keyCache.close()]);
+      await Promise.all([auditWriter.close(), usageRecorder.close(), keyCache.close(), resultCache.close().then(() => near?.close())]);
       await Promise.all(QUEUE_NAMES.map((name) => queueEvents[name].close()));
     };
   }

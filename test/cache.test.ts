@@ -1,13 +1,26 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { cacheKey, canonicalJson, normaliseQuery } from '../src/cache/cache-key.js';
-import { ResultCache } from '../src/cache/result-cache.js';
+import { ResultCache, type CacheEntry } from '../src/cache/result-cache.js';
+import { NearCache } from '../src/cache/near-cache.js';
 import { createMetrics } from '../src/metrics/metrics.js';
+import { createLogger } from '../src/log/logger.js';
 import { call, startTestService, TestClock, type TestService } from './helpers/service.js';
 import { createAccount, createKey, writePlansFile } from './helpers/accounts.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const silentLogger = createLogger('silent', 'api');
+
+/** Polls `condition` every 5 ms for up to two seconds. */
+async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 2000;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`waited 2 s for ${what}`);
+    await delay(5);
+  }
+}
 
 describe('result cache', function () {
   this.timeout(60_000);
@@ -49,7 +62,7 @@ describe('result cache', function () {
     before(() => {
       redis = new Redis(REDIS_URL);
       clock = new TestClock();
-      cache = new ResultCache(redis, prefix, clock, createMetrics('api'), 64 * 1024 * 1024);
+      cache = new ResultCache(redis, prefix, clock, createMetrics('api'), { namespaceMaxBytes: 64 * 1024 * 1024, logger: silentLogger });
     });
     after(async () => {
       const keys = await redis.keys(`${prefix}:*`);
@@ -94,7 +107,7 @@ describe('result cache', function () {
 
     it('keeps a namespace within its budget by evicting the entries nearest expiry', async () => {
       const metrics = createMetrics('api');
-      const small = new ResultCache(redis, prefix, clock, metrics, 10_000);
+      const small = new ResultCache(redis, prefix, clock, metrics, { namespaceMaxBytes: 10_000, logger: silentLogger });
       const tight = 'account:acct_budget_test:live';
       const tightBase = `${prefix}:cache:{${tight}}:`;
       const entry = (q: string, ttl: number) => small.put(tight, q, 'x'.repeat(3000), { query: q, ttl, trustLevel: 'low', tags: ['budget'] });
@@ -123,6 +136,157 @@ describe('result cache', function () {
       expect(await cache.clear(namespace, { tags: ['old-tag'] })).to.equal(0);
       expect(await cache.get(namespace, 'reused')).to.include({ query: 'reused' });
       expect(await redis.exists(`${base}t:old-tag`)).to.equal(0);
+    });
+  });
+
+  describe('near copies (Redis tracking)', () => {
+    const prefix = `test-${randomUUID()}`;
+    const namespace = 'account:acct_near_test:live';
+    const entryKey = (key: string) => `${prefix}:cache:{${namespace}}:e:${key}`;
+    const clock = new TestClock();
+    let redis: Redis;
+    /** What an API process holds: its cache, its copies and their two connections. */
+    interface Process { cache: ResultCache; near: NearCache<CacheEntry>; commands: Redis; subscriber: Redis; names: string[] }
+    const processes: Process[] = [];
+
+    async function open(): Promise<Process> {
+      const names = [`near-commands-${randomUUID()}`, `near-subscriber-${randomUUID()}`];
+      const commands = new Redis(REDIS_URL, { connectionName: names[0] });
+      const subscriber = new Redis(REDIS_URL, { connectionName: names[1], autoResubscribe: false });
+      const near = new NearCache<CacheEntry>(commands, subscriber, `${prefix}:cache:`, 1024 * 1024, silentLogger);
+      await near.start();
+      const cache = new ResultCache(commands, prefix, clock, createMetrics('api'), { namespaceMaxBytes: 64 * 1024 * 1024, near, logger: silentLogger });
+      const process = { cache, near, commands, subscriber, names };
+      processes.push(process);
+      return process;
+    }
+    const put = (p: Process, key: string, content: unknown, ttl = 60) =>
+      p.cache.put(namespace, key, content, { query: key, ttl, trustLevel: 'medium', tags: [key] });
+    /** Reads `key` until `p` holds a copy of it (its own store's invalidation may drop the first). */
+    async function copied(p: Process, key: string): Promise<void> {
+      await until(async () => {
+        await p.cache.get(namespace, key);
+        return p.near.get(entryKey(key)) !== undefined;
+      }, `a copy of ${key}`);
+    }
+    /** Runs `use` with copies of strings of its own, on connections of its own. */
+    async function withNear(maxBytes: number, use: (near: NearCache<string>) => Promise<void>): Promise<void> {
+      const commands = new Redis(REDIS_URL);
+      const near = new NearCache<string>(commands, new Redis(REDIS_URL, { autoResubscribe: false }), `${prefix}:cache:`, maxBytes, silentLogger);
+      await near.start();
+      try {
+        await use(near);
+      } finally {
+        await near.close();
+        commands.disconnect();
+      }
+    }
+    /** Kills the named connection, as a network failure would. */
+    async function kill(name: string): Promise<void> {
+      const line = (await redis.client('LIST') as string).split('\n').find((l) => l.includes(` name=${name} `));
+      await redis.client('KILL', 'ID', /\bid=(\d+)/.exec(line!)![1]!);
+    }
+
+    before(() => {
+      redis = new Redis(REDIS_URL);
+    });
+    after(async () => {
+      for (const p of processes) {
+        await p.cache.close();
+        await p.near.close();
+        p.commands.disconnect();
+      }
+      const keys = await redis.keys(`${prefix}:*`);
+      if (keys.length > 0) await redis.del(...keys);
+      redis.disconnect();
+    });
+
+    it('serves repeated reads from a copy and adds their hits to the entry in Redis', async () => {
+      const p = await open();
+      await put(p, 'repeated', { answer: 42 });
+      await copied(p, 'repeated');
+      const counted = await p.cache.get(namespace, 'repeated');
+      const inRedis = Number(await redis.hget(entryKey('repeated'), 'h'));
+      for (let i = 1; i <= 5; i++) {
+        const entry = await p.cache.get(namespace, 'repeated');
+        expect(entry).to.include({ contentJson: '{"answer":42}', hits: counted!.hits + i });
+      }
+      // Served without Redis: the entry's count there has not moved...
+      expect(Number(await redis.hget(entryKey('repeated'), 'h'))).to.equal(inRedis);
+      // ...until the hits are flushed, and then it holds every one of them.
+      await p.cache.flushHits();
+      expect(Number(await redis.hget(entryKey('repeated'), 'h'))).to.equal(counted!.hits + 5);
+    });
+
+    it('drops a copy when another process replaces or clears the entry', async () => {
+      const [a, b] = [await open(), await open()];
+      await put(a, 'shared', 'first');
+      await copied(a, 'shared');
+      await put(b, 'shared', 'second');
+      await until(() => a.near.get(entryKey('shared')) === undefined, 'the copy to be dropped');
+      expect((await a.cache.get(namespace, 'shared'))!.contentJson).to.equal('"second"');
+      await copied(a, 'shared');
+      expect(await b.cache.clear(namespace, { tags: ['shared'] })).to.equal(1);
+      await until(() => a.near.get(entryKey('shared')) === undefined, 'the copy to be dropped');
+      expect(await a.cache.get(namespace, 'shared')).to.equal(null);
+    });
+
+    it('does not serve a copy past its entry\'s expiry', async () => {
+      const p = await open();
+      await put(p, 'brief', 'soon gone', 2);
+      await copied(p, 'brief');
+      clock.advance(2500);
+      expect(await p.cache.get(namespace, 'brief')).to.equal(null);
+    });
+
+    it('keeps nothing a read returned when the key changed during the read', async () => {
+      await withNear(1024 * 1024, async (near) => {
+        const key = `${prefix}:cache:raced`;
+        await redis.set(key, 'old');
+        const read = await near.read(key, async () => {
+          const value = await redis.get(key);
+          // Another process writes meanwhile; its invalidation arrives before this read's reply.
+          await redis.set(key, 'new');
+          await delay(200);
+          return value;
+        }, () => 10);
+        expect(read).to.equal('old');
+        expect(near.get(key)).to.equal(undefined);
+        // An undisturbed read is kept.
+        await near.read(key, () => redis.get(key), () => 10);
+        expect(near.get(key)).to.equal('new');
+      });
+    });
+
+    for (const [connection, index] of [['subscriber', 1], ['command', 0]] as const) {
+      it(`stops copying while its ${connection} connection is down and tracks writes again once it is back`, async () => {
+        const [a, b] = [await open(), await open()];
+        await put(a, 'outage', 'before');
+        await copied(a, 'outage');
+        await kill(a.names[index]!);
+        await until(() => !a.near.active, 'copying to stop');
+        expect(a.near.get(entryKey('outage'))).to.equal(undefined);
+        await put(b, 'outage', 'during');
+        expect((await a.cache.get(namespace, 'outage'))!.contentJson).to.equal('"during"');
+        // ioredis reconnects by itself; tracking is turned on again on the new connection.
+        await until(() => a.near.active, 'copying to resume');
+        await copied(a, 'outage');
+        await put(b, 'outage', 'after');
+        await until(() => a.near.get(entryKey('outage')) === undefined, 'the copy to be dropped');
+        expect((await a.cache.get(namespace, 'outage'))!.contentJson).to.equal('"after"');
+      });
+    }
+
+    it('keeps its copies within their byte budget, dropping the least recently used', async () => {
+      await withNear(10_000, async (near) => {
+        for (const key of ['a', 'b', 'c', 'd']) await near.read(`${prefix}:cache:${key}`, async () => key, () => 2_400);
+        near.get(`${prefix}:cache:a`);
+        await near.read(`${prefix}:cache:e`, async () => 'e', () => 2_400);
+        expect(['a', 'b', 'c', 'd', 'e'].map((key) => near.get(`${prefix}:cache:${key}`))).to.deep.equal(['a', undefined, 'c', 'd', 'e']);
+        // A value over a quarter of the budget is never copied.
+        await near.read(`${prefix}:cache:big`, async () => 'big', () => 2_501);
+        expect(near.get(`${prefix}:cache:big`)).to.equal(undefined);
+      });
     });
   });
 
@@ -344,6 +508,8 @@ describe('result cache', function () {
       expect([fromA.status, fromB.status]).to.deep.equal([200, 200]);
       expect((await query(key, 'from a', b)).json.data).to.include({ content: 'A', hits: 1 });
       expect((await query(key, 'from b', a)).json.data).to.include({ content: 'B', hits: 1 });
+      // Each process adds the hits it served to the shared count within a second.
+      await delay(1500);
       expect((await query(key, 'from a', a)).json.data.hits).to.equal(2);
       // Concurrent stores of one query from both processes: one wins whole, the other replaced it.
       const racing = await Promise.all([
@@ -355,6 +521,14 @@ describe('result cache', function () {
       expect(winner.tags).to.deep.equal([winner.content.toLowerCase()]);
       expect((await clear(key, { tags: ['both', 'a', 'b'] }, b)).json.data.deleted).to.equal(3);
       expect((await query(key, 'from b', a)).status).to.equal(404);
+    });
+
+    it('serves from its copies what another process last stored, counting every hit', async () => {
+      const key = await newKey();
+      expect((await store(key, { query: 'copied', content: 'v1' }, a)).status).to.equal(200);
+      for (let i = 1; i <= 3; i++) expect((await query(key, 'copied', b)).json.data).to.include({ content: 'v1', hits: i });
+      expect((await store(key, { query: 'copied', content: 'v2' }, a)).status).to.equal(200);
+      await until(async () => (await query(key, 'copied', b)).json.data.content === 'v2', 'b to serve v2');
     });
 
     it('counts cache requests against the monthly quota, like the other metered endpoints', async () => {

@@ -41,14 +41,27 @@ end
 `;
 
 /**
- * KEYS[1] entry. ARGV: now (ms). The entry's fields with the hit counted ({q, c, ttl, tl, tg,
- * sa, ea, h}), or nil when it is absent or expired by the clock (then no hit is counted).
+ * KEYS[1] entry. ARGV: now (ms), 1 to count the read as a hit or 0 not to (a process keeping a
+ * near copy counts its hits itself: a write here would invalidate the copy it is making). The
+ * entry's fields ({q, c, ttl, tl, tg, sa, ea, h}, h with the hit when counted), or nil when it
+ * is absent or expired by the clock (then no hit is counted).
  */
 export const GET_SCRIPT = `
-local v = redis.call('HMGET', KEYS[1], 'q', 'c', 'ttl', 'tl', 'tg', 'sa', 'ea')
+local v = redis.call('HMGET', KEYS[1], 'q', 'c', 'ttl', 'tl', 'tg', 'sa', 'ea', 'h')
 if not v[1] or tonumber(v[7]) <= tonumber(ARGV[1]) then return false end
-v[8] = redis.call('HINCRBY', KEYS[1], 'h', 1)
+if ARGV[2] == '1' then v[8] = redis.call('HINCRBY', KEYS[1], 'h', 1) else v[8] = tonumber(v[8]) end
 return v
+`;
+
+/**
+ * KEYS[1] entry. ARGV: hits, the stored-at (ms) of the entry they were served from. Adds hits
+ * served from a process's near copies to the entry's count, unless the entry is gone (HINCRBY
+ * alone would recreate it as a bare hash without expiry) or was stored again since (they were
+ * hits of its predecessor).
+ */
+export const HITS_SCRIPT = `
+if redis.call('HGET', KEYS[1], 'sa') ~= ARGV[2] then return false end
+return redis.call('HINCRBY', KEYS[1], 'h', ARGV[1])
 `;
 
 /**

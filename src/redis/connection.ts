@@ -30,8 +30,8 @@ export interface OutageReport {
  * ioredis emits an error per failed reconnection attempt (and prints each one to the console
  * when nobody listens); `report` hears once per outage that it began and that it ended.
  */
-export function openRedis(url: string, report: OutageReport): Redis {
-  const redis = new Redis({ ...redisOptions(url), maxRetriesPerRequest: 1, enableOfflineQueue: true, connectTimeout: 5000 });
+export function openRedis(url: string, report: OutageReport, options: RedisOptions = {}): Redis {
+  const redis = new Redis({ ...redisOptions(url), maxRetriesPerRequest: 1, enableOfflineQueue: true, connectTimeout: 5000, ...options });
   let down = false;
   redis.on('error', (error: Error) => {
     if (!down) report.lost(error);
