@@ -16,12 +16,18 @@ export interface WindowCount {
  * count goes up even past the limit, so a client that keeps sending stays refused.
  */
 export const WINDOW_LUA = `
-redis.call('SET', KEYS[1], 0, 'EX', ARGV[1], 'NX')
 local used = redis.call('INCR', KEYS[1])
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl == -1 then
+local ttl
+if used == 1 then
   redis.call('EXPIRE', KEYS[1], ARGV[1])
   ttl = 1000 * ARGV[1]
+else
+  ttl = redis.call('PTTL', KEYS[1])
+  -- A count without expiry (written by hand, or restored without it) would never reset.
+  if ttl == -1 then
+    redis.call('EXPIRE', KEYS[1], ARGV[1])
+    ttl = 1000 * ARGV[1]
+  end
 end
 `;
 

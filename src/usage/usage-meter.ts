@@ -20,13 +20,15 @@ import { countInWindow, WINDOW_LUA, WINDOW_SECONDS, windowKey, type WindowCount 
  */
 const QUOTA_LUA = `
 local function admit(first, limits)
+  local counts = {}
   for i = first, #KEYS do
-    if redis.call('EXISTS', KEYS[i]) == 0 then return {1, i - first + 1} end
+    local count = redis.call('GET', KEYS[i])
+    if not count then return {1, i - first + 1} end
+    counts[i] = tonumber(count)
   end
   for i = first, #KEYS do
     local limit = tonumber(ARGV[limits + i - first])
-    local count = tonumber(redis.call('GET', KEYS[i]))
-    if limit >= 0 and count >= limit then return {2, i - first + 1, count} end
+    if limit >= 0 and counts[i] >= limit then return {2, i - first + 1, counts[i]} end
   end
   local result = {0}
   for i = first, #KEYS do result[#result + 1] = redis.call('INCR', KEYS[i]) end
