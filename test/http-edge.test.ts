@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { request } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
 import { call, startTestService, TEST_KEY, type TestService } from './helpers/service.js';
+import { newRequestId } from '../src/http/middleware/request-id.js';
 
 /** Sends a body of `bytes` bytes, chunked (no Content-Length) unless `declared` is set. */
 function sendLarge(base: string, bytes: number, declared: boolean): Promise<{ status: number; body: any }> {
@@ -50,6 +52,20 @@ describe('HTTP edge', () => {
     expect(res.json.success).to.equal(true);
     expect(res.json.request_id).to.match(/^req_[0-9a-f]{32}$/);
     expect(res.headers.get('x-request-id')).to.equal(res.json.request_id);
+  });
+
+  it('gives request ids that grow with time, so the audit index is appended to', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      ids.push((await call(service.url, '/v1/health')).json.request_id);
+      await delay(2);
+    }
+    expect([...ids].sort()).to.deep.equal(ids);
+    expect(new Set(ids).size).to.equal(3);
+    // The time leads: an id says when its request arrived, to the millisecond.
+    const arrived = parseInt(ids[2]!.slice(4, 16), 16);
+    expect(Date.now() - arrived).to.be.within(0, 5000);
+    expect(newRequestId(1_000).slice(0, 16)).to.equal('req_0000000003e8');
   });
 
   it('keeps a well-formed request id sent by the client', async () => {
