@@ -2,7 +2,8 @@
  * The result cache: JSON results under (namespace, key), shared by every API process through
  * Redis. A read is one script call (one round trip), or none for an entry this process holds a
  * copy of (near-cache.ts): fast enough to answer cached searches in the API process. Hits
- * served from a copy are counted here and added to the entry in Redis every HIT_FLUSH_MS. Lifetimes are decided by the service clock, so tests can move time forward;
+ * served with a near copy kept are counted here and added to the entry in Redis every
+ * HIT_FLUSH_MS. Lifetimes are decided by the service clock, so tests can move time forward;
  * Redis expiry only reclaims the memory, never earlier than the clock would (it counts the same
  * ttl from the same moment, and the clock never runs behind real time). See cache-scripts.ts for
  * the layout.
