@@ -1,0 +1,147 @@
+/**
+ * Trains the stance model (workers/pool/stance) on SciFact's training claims only, and writes
+ * its weights to workers/pool/stance/model-weights.ts. The dev claims are never read here: they
+ * are what bench/validate measures the service on.
+ *
+ *   npm run build && node dist/bench/validate/train-stance.js
+ *
+ * Examples: every sentence of every abstract a training claim cites, labelled with the claim's
+ * evidence (a rationale sentence of a supporting abstract `supports`, of a contradicting one
+ * `contradicts`, any other sentence `neutral`). Term weights are BM25 idf over the corpus, as the
+ * index computes them. Multinomial logistic regression, full-batch gradient descent, classes
+ * weighted by their inverse frequency, L2 penalty. The claim-level thresholds (when the best
+ * sentences are too weak for a verdict, and how much a contradiction must outweigh support) are
+ * chosen on the out-of-fold predictions of a 5-fold cross-validation over the training claims,
+ * whose figures are printed.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../../src/paths.js';
+import { analyze } from '../../workers/pool/analysis/analyze.js';
+import { idf } from '../../workers/pool/bm25.js';
+import { analyseClaim, FEATURES, pairFeatures } from '../../workers/pool/stance/features.js';
+import { STANCES, stanceProbabilities, type StanceModel } from '../../workers/pool/stance/model.js';
+import { claimVerdict, type VerdictThresholds } from '../../workers/pool/stance/verdict.js';
+import { loadCorpus } from '../index/scifact.js';
+import { classification, loadClaims, type SciFactClaim } from './scifact-claims.js';
+
+const ITERATIONS = Number(process.env.TRAIN_ITERATIONS ?? 3000);
+const LEARNING_RATE = 0.5;
+const L2 = 1e-3;
+const FOLDS = 5;
+
+const corpus = new Map(loadCorpus().map((doc) => [doc.id, doc]));
+const claims = loadClaims('train');
+
+// BM25 idf over the abstracts, as the index weighs terms.
+const documentFrequency = new Map<string, number>();
+for (const doc of corpus.values()) {
+  for (const term of new Set(analyze(`${doc.title} ${doc.sentences.join(' ')}`, 'en'))) {
+    documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+  }
+}
+const termWeights: Record<string, number> = {};
+for (const [term, df] of documentFrequency) termWeights[term] = idf(df, corpus.size);
+
+interface Example { claim: number; features: number[]; stance: number }
+const examples: Example[] = [];
+claims.forEach((claim, index) => {
+  const analysed = analyseClaim(claim.claim, 'en', termWeights);
+  for (const docId of claim.cited_doc_ids) {
+    const doc = corpus.get(String(docId));
+    if (!doc) continue;
+    const evidence = claim.evidence[String(docId)];
+    doc.sentences.forEach((sentence, i) => {
+      const rationale = evidence?.sentences.includes(i) ?? false;
+      const stance = rationale ? (evidence!.label === 'SUPPORT' ? 0 : 1) : 2;
+      examples.push({ claim: index, features: pairFeatures(analysed, sentence, 'en'), stance });
+    });
+  }
+});
+
+function train(set: readonly Example[]): StanceModel {
+  const counts = STANCES.map((_, s) => set.filter((e) => e.stance === s).length);
+  const classWeight = counts.map((c) => set.length / (STANCES.length * Math.max(1, c)));
+  const weights = STANCES.map(() => FEATURES.map(() => 0));
+  for (let iteration = 0; iteration < ITERATIONS; iteration++) {
+    const gradient = STANCES.map(() => FEATURES.map(() => 0));
+    let total = 0;
+    for (const example of set) {
+      const p = stanceProbabilities({ features: FEATURES, weights }, example.features);
+      const w = classWeight[example.stance]!;
+      total += w;
+      for (let s = 0; s < STANCES.length; s++) {
+        const error = p[s]! - (s === example.stance ? 1 : 0);
+        for (let f = 0; f < FEATURES.length; f++) gradient[s]![f]! += w * error * example.features[f]!;
+      }
+    }
+    for (let s = 0; s < STANCES.length; s++) {
+      for (let f = 0; f < FEATURES.length; f++) {
+        weights[s]![f]! -= LEARNING_RATE * (gradient[s]![f]! / total + (f === 0 ? 0 : L2 * weights[s]![f]!));
+      }
+    }
+  }
+  return { features: FEATURES, weights };
+}
+
+/** Per claim, each of its sentences' stance probabilities under `model`. */
+function sentenceProbabilities(model: StanceModel, subset: ReadonlySet<number>): Map<number, number[][]> {
+  const byClaim = new Map<number, number[][]>();
+  for (const example of examples) {
+    if (!subset.has(example.claim)) continue;
+    if (!byClaim.has(example.claim)) byClaim.set(example.claim, []);
+    byClaim.get(example.claim)!.push(stanceProbabilities(model, example.features));
+  }
+  return byClaim;
+}
+
+// Out-of-fold sentence probabilities for every training claim.
+const outOfFold = new Map<number, number[][]>();
+for (let fold = 0; fold < FOLDS; fold++) {
+  const held = new Set(claims.map((_, i) => i).filter((i) => i % FOLDS === fold));
+  const model = train(examples.filter((e) => !held.has(e.claim)));
+  for (const [claim, probabilities] of sentenceProbabilities(model, held)) outOfFold.set(claim, probabilities);
+}
+
+function evaluate(thresholds: VerdictThresholds) {
+  return classification(claims.map((claim: SciFactClaim, i) => ({
+    gold: claim.label,
+    predicted: claimVerdict(outOfFold.get(i) ?? [], thresholds),
+  })));
+}
+
+let best: { thresholds: VerdictThresholds; macroF1: number } | undefined;
+for (let minimum = 0.3; minimum <= 0.951; minimum += 0.025) {
+  for (let contradictionMargin = 0.5; contradictionMargin <= 2.01; contradictionMargin += 0.1) {
+    const thresholds = { minimum: round(minimum), contradictionMargin: round(contradictionMargin) };
+    const { macroF1 } = evaluate(thresholds);
+    if (!best || macroF1 > best.macroF1) best = { thresholds, macroF1 };
+  }
+}
+const chosen = best!.thresholds;
+const report = evaluate(chosen);
+console.log(`training claims: ${claims.length}, sentence examples: ${examples.length} (${STANCES.map((s, i) => `${s} ${examples.filter((e) => e.stance === i).length}`).join(', ')})`);
+console.log(`thresholds chosen on ${FOLDS}-fold out-of-fold predictions: minimum ${chosen.minimum}, contradiction margin ${chosen.contradictionMargin}`);
+console.log(`cross-validated on train (abstracts the claim cites): accuracy ${report.accuracy.toFixed(3)}, macro-F1 ${report.macroF1.toFixed(3)}`);
+for (const l of report.perLabel) console.log(`  ${l.label.padEnd(16)} P ${l.precision.toFixed(3)} R ${l.recall.toFixed(3)} F1 ${l.f1.toFixed(3)}`);
+
+const model = train(examples);
+const target = path.join(PROJECT_ROOT, 'workers', 'pool', 'stance', 'model-weights.ts');
+fs.writeFileSync(target, `// Written by bench/validate/train-stance.ts from SciFact's training claims (${claims.length}); do not edit by hand.
+import type { StanceModel } from './model.js';
+import type { VerdictThresholds } from './verdict.js';
+
+export const STANCE_MODEL: StanceModel = {
+  features: [${FEATURES.map((f) => `'${f}'`).join(', ')}],
+  weights: [
+${model.weights.map((row, s) => `    // ${STANCES[s]}\n    [${row.map(round).join(', ')}],`).join('\n')}
+  ],
+};
+
+export const VERDICT_THRESHOLDS: VerdictThresholds = { minimum: ${chosen.minimum}, contradictionMargin: ${chosen.contradictionMargin} };
+`);
+console.log(`weights written to ${path.relative(PROJECT_ROOT, target)}`);
+
+function round(value: number): number {
+  return Math.round(value * 10_000) / 10_000;
+}

@@ -1,0 +1,76 @@
+import { expect } from 'chai';
+import { cuesOf, polarity } from '../workers/pool/stance/cues.js';
+import { analyseClaim, pairFeatures } from '../workers/pool/stance/features.js';
+import { checkModel, STANCES, stanceProbabilities } from '../workers/pool/stance/model.js';
+import { STANCE_MODEL, VERDICT_THRESHOLDS } from '../workers/pool/stance/model-weights.js';
+import { claimVerdict } from '../workers/pool/stance/verdict.js';
+
+/** Term weights as the index would give them: rare terms weigh more. */
+const WEIGHTS: Record<string, number> = { aspirin: 6, reduc: 3, risk: 2, stroke: 5, elder: 4, patient: 1.5, vitamin: 4, d: 3, bone: 4, densiti: 4 };
+
+function stance(claim: string, sentence: string): Record<(typeof STANCES)[number], number> {
+  const [supports, contradicts, neutral] = stanceProbabilities(checkModel(STANCE_MODEL), pairFeatures(analyseClaim(claim, 'en', WEIGHTS), sentence, 'en'));
+  return { supports: supports!, contradicts: contradicts!, neutral: neutral! };
+}
+
+describe('stance', () => {
+  describe('cues', () => {
+    it('counts negations, contracted ones included, so that two cancel out', () => {
+      expect(cuesOf('Aspirin does not reduce the risk.').negations).to.equal(1);
+      expect(cuesOf("Aspirin doesn't reduce the risk.").negations).to.equal(1);
+      expect(cuesOf('It is not without risk.').negations % 2).to.equal(0);
+    });
+
+    it('reads the direction of an effect and turns it with a negation', () => {
+      expect(cuesOf('Exercise increases bone density.').direction).to.equal(1);
+      expect(cuesOf('Exercise lowers blood pressure.').direction).to.equal(-1);
+      expect(polarity(cuesOf('Exercise does not increase bone density.'))).to.equal(-1);
+      expect(polarity(cuesOf('Exercise does not lower blood pressure.'))).to.equal(1);
+    });
+
+    it('finds hedges and numbers with their decimals, separators and percent signs', () => {
+      expect(cuesOf('Vitamin D may improve bone density.').hedged).to.equal(true);
+      expect(cuesOf('Vitamin D improves bone density.').hedged).to.equal(false);
+      expect(cuesOf('In 2001, 32% of 1,250 programs (3.5 per state) required it.').numbers).to.deep.equal([2001, 32, 1250, 3.5]);
+    });
+  });
+
+  describe('the trained model', () => {
+    const claim = 'Aspirin reduces the risk of stroke in elderly patients.';
+
+    it('sees support in a sentence that says the same thing', () => {
+      const p = stance(claim, 'In elderly patients, daily aspirin reduced the risk of stroke by a third.');
+      expect(p.supports).to.be.greaterThan(p.contradicts);
+      expect(p.supports).to.be.greaterThan(p.neutral);
+    });
+
+    it('sees a contradiction when the direction is reversed or the effect negated', () => {
+      for (const sentence of [
+        'In elderly patients, daily aspirin increased the risk of stroke.',
+        'In elderly patients, aspirin did not reduce the risk of stroke.',
+      ]) {
+        const p = stance(claim, sentence);
+        expect(p.contradicts, sentence).to.be.greaterThan(p.supports);
+      }
+    });
+
+    it('finds a sentence about something else neutral', () => {
+      const p = stance(claim, 'The trial enrolled volunteers from twelve hospitals between 2004 and 2009.');
+      expect(p.neutral).to.be.greaterThan(p.supports);
+      expect(p.neutral).to.be.greaterThan(p.contradicts);
+    });
+
+    it('refuses weights trained for another feature list', () => {
+      expect(() => checkModel({ ...STANCE_MODEL, features: STANCE_MODEL.features.slice(1) })).to.throw(/train-stance/);
+    });
+  });
+
+  describe('verdicts', () => {
+    it('needs one strong sentence for a verdict and lets a clear contradiction win', () => {
+      expect(claimVerdict([[0.2, 0.1, 0.7], [0.1, 0.2, 0.7]], { minimum: 0.5, contradictionMargin: 1 })).to.equal('NOT_ENOUGH_INFO');
+      expect(claimVerdict([[0.8, 0.1, 0.1], [0.1, 0.2, 0.7]], { minimum: 0.5, contradictionMargin: 1 })).to.equal('SUPPORT');
+      expect(claimVerdict([[0.6, 0.1, 0.3], [0.1, 0.7, 0.2]], { minimum: 0.5, contradictionMargin: 1 })).to.equal('CONTRADICT');
+      expect(claimVerdict([], VERDICT_THRESHOLDS)).to.equal('NOT_ENOUGH_INFO');
+    });
+  });
+});

@@ -1,0 +1,76 @@
+import { analyze, analyzeQuery } from '../analysis/analyze.js';
+import { cuesOf, polarity, type Cues } from './cues.js';
+
+/** The weight of a claim term the index does not hold: rarer than anything it holds. */
+const UNKNOWN_TERM_WEIGHT = 8;
+
+/** A claim analysed once for all the sentences it is compared with. */
+export interface AnalysedClaim {
+  /** Distinct analysed terms with their weights (idf). */
+  weights: Map<string, number>;
+  total: number;
+  /** Consecutive analysed terms, as "a b". */
+  bigrams: Set<string>;
+  cues: Cues;
+}
+
+export function analyseClaim(claim: string, language: string | null, termWeights: Readonly<Record<string, number>>): AnalysedClaim {
+  const terms = analyzeQuery(claim, language);
+  const weights = new Map<string, number>();
+  for (const term of terms) weights.set(term, termWeights[term] ?? UNKNOWN_TERM_WEIGHT);
+  let total = 0;
+  for (const weight of weights.values()) total += weight;
+  return { weights, total, bigrams: bigramsOf(terms), cues: cuesOf(claim) };
+}
+
+/** The names of pairFeatures' entries, in order (the model's weights follow them). */
+export const FEATURES = [
+  'bias', 'coverage', 'coverage squared', 'bigrams', 'negation mismatch', 'direction mismatch', 'direction agreement',
+  'polarity mismatch', 'number conflict', 'number shared', 'sentence hedged', 'sentence negated', 'claim negated',
+] as const;
+
+/**
+ * What decides a sentence's stance on a claim, as numbers: how much of the claim it speaks of
+ * (term coverage weighted by idf, and adjacent term pairs), and, scaled by that coverage, the
+ * cues on which a sentence about the claim agrees or disagrees with it: negation, direction
+ * words, the polarity they make together, and the numbers stated.
+ */
+export function pairFeatures(claim: AnalysedClaim, sentence: string, language: string | null): number[] {
+  const terms = analyze(sentence, language);
+  const present = new Set(terms);
+  let covered = 0;
+  for (const [term, weight] of claim.weights) if (present.has(term)) covered += weight;
+  const coverage = claim.total > 0 ? covered / claim.total : 0;
+  let sharedBigrams = 0;
+  if (claim.bigrams.size > 0) {
+    const bigrams = bigramsOf(terms);
+    for (const bigram of claim.bigrams) if (bigrams.has(bigram)) sharedBigrams++;
+  }
+  const cues = cuesOf(sentence);
+  const claimNegated = claim.cues.negations % 2;
+  const sentenceNegated = cues.negations % 2;
+  const directions = claim.cues.direction * cues.direction;
+  const shared = claim.cues.numbers.some((n) => cues.numbers.includes(n));
+  const conflict = claim.cues.numbers.length > 0 && cues.numbers.length > 0 && !shared;
+  return [
+    1,
+    coverage,
+    coverage * coverage,
+    claim.bigrams.size > 0 ? sharedBigrams / claim.bigrams.size : 0,
+    claimNegated !== sentenceNegated ? coverage : 0,
+    directions < 0 ? coverage : 0,
+    directions > 0 ? coverage : 0,
+    polarity(claim.cues) !== polarity(cues) ? coverage : 0,
+    conflict ? coverage : 0,
+    shared ? 1 : 0,
+    cues.hedged ? 1 : 0,
+    sentenceNegated * coverage,
+    claimNegated,
+  ];
+}
+
+function bigramsOf(terms: readonly string[]): Set<string> {
+  const bigrams = new Set<string>();
+  for (let i = 1; i < terms.length; i++) bigrams.add(`${terms[i - 1]} ${terms[i]}`);
+  return bigrams;
+}

@@ -1,0 +1,25 @@
+/** How sentence stances make a claim's verdict (chosen on training claims by bench/validate/train-stance.ts). */
+export interface VerdictThresholds {
+  /** Below this, neither the best supporting nor the best contradicting sentence is enough: not enough information. */
+  minimum: number;
+  /** A contradiction wins when its probability times this reaches the best support's. */
+  contradictionMargin: number;
+}
+
+export type ClaimVerdict = 'SUPPORT' | 'CONTRADICT' | 'NOT_ENOUGH_INFO';
+
+/**
+ * The verdict of a claim from its evidence sentences' stance probabilities (supports,
+ * contradicts, neutral): the strongest sentence for each side decides, as one clear rationale
+ * is what settles a claim; when neither reaches `minimum`, the evidence says nothing decisive.
+ */
+export function claimVerdict(sentences: readonly (readonly number[])[], thresholds: VerdictThresholds): ClaimVerdict {
+  let support = 0;
+  let contradiction = 0;
+  for (const [s, c] of sentences) {
+    support = Math.max(support, s!);
+    contradiction = Math.max(contradiction, c!);
+  }
+  if (Math.max(support, contradiction) < thresholds.minimum) return 'NOT_ENOUGH_INFO';
+  return contradiction * thresholds.contradictionMargin >= support ? 'CONTRADICT' : 'SUPPORT';
+}
