@@ -14,4 +14,4 @@ export const STANCE_MODEL: StanceModel = {
   ],
 };
 
-export const VERDICT_THRESHOLDS: VerdictThresholds = { minimum: 0.45, contradictionMargin: 1.2 };
+export const VERDICT_THRESHOLDS: VerdictThresholds = { minimum: 0.5, contradictionMargin: 0.8 };
