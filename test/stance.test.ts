@@ -70,6 +70,8 @@ describe('stance', () => {
       expect(claimVerdict([[0.2, 0.1, 0.7], [0.1, 0.2, 0.7]], { minimum: 0.5, contradictionMargin: 1 })).to.equal('NOT_ENOUGH_INFO');
       expect(claimVerdict([[0.8, 0.1, 0.1], [0.1, 0.2, 0.7]], { minimum: 0.5, contradictionMargin: 1 })).to.equal('SUPPORT');
       expect(claimVerdict([[0.6, 0.1, 0.3], [0.1, 0.7, 0.2]], { minimum: 0.5, contradictionMargin: 1 })).to.equal('CONTRADICT');
+      // A side below the minimum never wins, whatever the margin.
+      expect(claimVerdict([[0.45, 0.1, 0.45], [0.1, 0.55, 0.35]], { minimum: 0.5, contradictionMargin: 0.5 })).to.equal('CONTRADICT');
       expect(claimVerdict([], VERDICT_THRESHOLDS)).to.equal('NOT_ENOUGH_INFO');
     });
   });

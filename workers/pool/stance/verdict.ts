@@ -11,7 +11,8 @@ export type ClaimVerdict = 'SUPPORT' | 'CONTRADICT' | 'NOT_ENOUGH_INFO';
 /**
  * The verdict of a claim from its evidence sentences' stance probabilities (supports,
  * contradicts, neutral): the strongest sentence for each side decides, as one clear rationale
- * is what settles a claim; when neither reaches `minimum`, the evidence says nothing decisive.
+ * is what settles a claim. A side needs `minimum` to count; when both do, the margin decides;
+ * when neither does, the evidence says nothing decisive.
  */
 export function claimVerdict(sentences: readonly (readonly number[])[], thresholds: VerdictThresholds): ClaimVerdict {
   let support = 0;
@@ -20,6 +21,9 @@ export function claimVerdict(sentences: readonly (readonly number[])[], threshol
     support = Math.max(support, s!);
     contradiction = Math.max(contradiction, c!);
   }
-  if (Math.max(support, contradiction) < thresholds.minimum) return 'NOT_ENOUGH_INFO';
-  return contradiction * thresholds.contradictionMargin >= support ? 'CONTRADICT' : 'SUPPORT';
+  const supported = support >= thresholds.minimum;
+  const contradicted = contradiction >= thresholds.minimum;
+  if (supported && contradicted) return contradiction * thresholds.contradictionMargin >= support ? 'CONTRADICT' : 'SUPPORT';
+  if (supported) return 'SUPPORT';
+  return contradicted ? 'CONTRADICT' : 'NOT_ENOUGH_INFO';
 }
