@@ -15,6 +15,7 @@ import { startHeartbeat } from '../src/monitor/worker-registry.js';
 import { createExtractProcessor } from './extract.worker.js';
 import { createIndexProcessor } from './index.worker.js';
 import { createSearchProcessor } from './search.worker.js';
+import { createValidateProcessor } from './validate.worker.js';
 import { createSearxngClient } from '../src/search/upstream/searxng.js';
 import { createChatCompletionsSummarizer } from '../src/search/summarizer/chat-completions.js';
 import { startCrawlWorker } from './crawl.worker.js';
@@ -55,6 +56,7 @@ export function startWorkers(deps: WorkerDeps): RunningWorkers {
       config: deps.config, pool: deps.pool, index: deps.index, fetchLimit, metrics: deps.metrics, logger: deps.logger,
       searxng: createSearxngClient(deps.config, deps.metrics), summarizer: createChatCompletionsSummarizer(deps.config, deps.metrics),
     }) as Processor,
+    validate: createValidateProcessor({ config: deps.config, pool: deps.pool, index: deps.index, fetchLimit, metrics: deps.metrics }) as Processor,
     extract: createExtractProcessor({ config: deps.config, pool: deps.pool, db: deps.db, fetchLimit, metrics: deps.metrics, index: deps.index }) as Processor,
     index: createIndexProcessor({ index: deps.index, pool: deps.pool }) as Processor,
     crawl: crawl.processor as Processor,

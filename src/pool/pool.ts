@@ -6,6 +6,7 @@ import type { ExtractiveSummaryInput, SummarySentence } from '../../workers/pool
 import type { MergePostingsInput, MergePostingsOutput } from '../../workers/pool/merge-postings.js';
 import type { ScoreSegmentsInput, ScoreSegmentsOutput } from '../../workers/pool/score-segments.js';
 import type { RankSourcesInput, RankedSource } from '../../workers/pool/rank-sources.js';
+import type { JudgeClaimInput, JudgeClaimOutput } from '../../workers/pool/stance/judge-claim.js';
 
 /** Task name → its input and output. Tasks are pure named exports of workers/pool/tasks.ts. */
 interface PoolTasks {
@@ -16,6 +17,7 @@ interface PoolTasks {
   mergePostings: { input: MergePostingsInput; output: MergePostingsOutput };
   extractiveSummary: { input: ExtractiveSummaryInput; output: SummarySentence[] };
   rankSources: { input: RankSourcesInput; output: RankedSource[] };
+  judgeClaim: { input: JudgeClaimInput; output: JudgeClaimOutput };
 }
 
 export interface CpuPool {

@@ -57,7 +57,8 @@ export async function readLivePages(deps: DeepSearchDeps, candidates: readonly {
   return { pages, failed: candidates.length - pages.length };
 }
 
-async function readPage(deps: DeepSearchDeps, candidate: SourceCandidate, signal: AbortSignal): Promise<SourceCandidate> {
+/** One candidate's page read live: fetched, cleaned in the pool, split into passages; throws when it cannot be read. */
+export async function readPage(deps: DeepSearchDeps, candidate: SourceCandidate, signal: AbortSignal): Promise<SourceCandidate> {
   signal.throwIfAborted();
   const fetched = await measuredFetch(candidate.url, fetchOptions(deps.config, deps.fetchLimit, {
     timeoutMs: deps.config.search.deepPageTimeoutMs, respectRobots: deps.config.fetch.respectRobots, signal,

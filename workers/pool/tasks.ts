@@ -5,3 +5,4 @@ export { prepareDocuments } from './prepare-documents.js';
 export { mergePostings } from './merge-postings.js';
 export { scoreSegments } from './score-segments.js';
 export { rankSources } from './rank-sources.js';
+export { judgeClaim } from './stance/judge-claim.js';

@@ -3,6 +3,7 @@ import { getErrorDocs } from './get-error-docs.js';
 import { getHealth } from './get-health.js';
 import { postExtract } from './post-extract.js';
 import { postSearch } from './post-search.js';
+import { postValidate } from './post-validate.js';
 import { deleteIndexDocuments, postIndexDocuments } from './index-documents.js';
 import { getIndexJob } from './index-jobs.js';
 import { deleteCrawl, getCrawl, postCrawl } from './crawls.js';
@@ -29,7 +30,7 @@ const getOpenApi: Route = {
 
 /** Every endpoint of the service. Routing, authentication and the OpenAPI document all read this list. */
 export const ROUTES: readonly Route[] = [
-  postSearch, postExtract,
+  postSearch, postExtract, postValidate,
   postIndexDocuments, deleteIndexDocuments, getIndexJob,
   postCrawl, getCrawl, deleteCrawl,
   getCacheEntry, postCacheEntry, deleteCacheEntries,

@@ -1,0 +1,19 @@
+import { analyzeQuery } from '../../workers/pool/analysis/analyze.js';
+import { analysisLanguage } from '../../workers/pool/analysis/analysis-language.js';
+import { stopWordsFor } from '../../workers/pool/analysis/stop-words.js';
+
+/** Distinct content terms a checkable claim has at least. */
+export const MIN_CLAIM_TERMS = 2;
+
+/**
+ * Whether a claim says too little to be checked (CLAIM_TOO_VAGUE): fewer than MIN_CLAIM_TERMS
+ * distinct terms once stop words are dropped, as the index analyses text. "It is true." and
+ * "Things happen." have one or none; "Aspirin thins blood." has three.
+ */
+export function isTooVague(claim: string): boolean {
+  const language = analysisLanguage(claim, null);
+  // Too short for a language to be told: English stop words, the commonest case.
+  const stop = stopWordsFor(language) ?? stopWordsFor('en');
+  const terms = new Set(analyzeQuery(claim, language).filter((term) => !stop?.has(term)));
+  return terms.size < MIN_CLAIM_TERMS;
+}

@@ -1,0 +1,68 @@
+/**
+ * The sources a claim is judged on. Without `sources`, the index's best documents for the claim
+ * (as search finds them); with them, each URL read live through the shared fetcher and cleaned
+ * in the pool (at most SOURCES_PARALLEL at once), and each bare domain searched in the index
+ * restricted to that domain. A source that cannot be read is reported, never fatal.
+ */
+import pLimit from 'p-limit';
+import type { KeyMode } from '../auth/keys.repository.js';
+import { indexCandidates } from '../search/index-candidates.js';
+import { readPage, type DeepSearchDeps } from '../search/deep-search.js';
+import type { DocumentIndex } from '../index/types.js';
+import type { SourceCandidate } from '../../workers/pool/rank-sources.js';
+import type { ValidateRequest } from './types.js';
+
+export interface EvidenceDeps extends DeepSearchDeps {
+  index: DocumentIndex;
+}
+
+/** Pages of one validation fetched at once. */
+const SOURCES_PARALLEL = 5;
+
+export interface Evidence {
+  /** Readable sources, in the order found (index rank, or the request's order). */
+  sources: SourceCandidate[];
+  failed: { source: string; reason: string }[];
+}
+
+export async function gatherEvidence(deps: EvidenceDeps, mode: KeyMode, request: ValidateRequest, signal: AbortSignal): Promise<Evidence> {
+  const limit = request.options.max_sources;
+  if (!request.sources?.length) {
+    return { sources: await indexCandidates(deps.index, mode, request.claim, { documents: limit }), failed: [] };
+  }
+  const failed: Evidence['failed'] = [];
+  const parallel = pLimit(SOURCES_PARALLEL);
+  const found = await Promise.all(request.sources.slice(0, limit).map((source) => parallel(async (): Promise<SourceCandidate[]> => {
+    try {
+      if (!isUrl(source)) {
+        const domain = source.toLowerCase().replace(/\.$/, '');
+        const candidates = await indexCandidates(deps.index, mode, request.claim, { documents: limit, domains: { include: [domain] } });
+        if (candidates.length === 0) failed.push({ source, reason: 'nothing about the claim in the index for this domain' });
+        return candidates;
+      }
+      return [await readPage(deps, stub(source), signal)];
+    } catch (error) {
+      failed.push({ source, reason: signal.aborted ? 'not read before the time limit' : reasonOf(error) });
+      return [];
+    }
+  })));
+  return { sources: found.flat().slice(0, limit), failed };
+}
+
+function isUrl(source: string): boolean {
+  return /^https?:\/\//i.test(source);
+}
+
+/** A page known by its URL only, as readPage fills it in. */
+function stub(url: string): SourceCandidate {
+  return {
+    url, title: '', domain: new URL(url).hostname.toLowerCase(), publishedAt: null, fetchedAt: 0, country: null,
+    authority: null, passages: [], length: null, origin: 'live',
+  };
+}
+
+function reasonOf(error: unknown): string {
+  const details = (error as { details?: { reason?: unknown } }).details;
+  if (typeof details?.reason === 'string') return details.reason;
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,65 @@
+/**
+ * One validation, as a worker runs it: the claim's evidence gathered (gather-evidence.ts), every
+ * sentence of it judged in the pool (workers/pool/stance), and the judgement turned into the
+ * labels of section 2.3 (labels.ts). The request's deadline bounds the gathering: sources not
+ * read by then make the validation fail with VALIDATION_TIMEOUT and say how far it got.
+ */
+import { ApiError } from '../http/errors.js';
+import type { KeyMode } from '../auth/keys.repository.js';
+import { gatherEvidence, type EvidenceDeps } from './gather-evidence.js';
+import { authorityScore } from './authority.js';
+import { resultLabels } from './labels.js';
+import type { EvidenceItem, ValidateJob, ValidationResult } from './types.js';
+
+export type ValidateDeps = EvidenceDeps;
+
+/** Kept from the time limit for judging once gathering is cut off (at most 2 s). */
+const RESERVE_SHARE = 0.25;
+const MAX_RESERVE_MS = 2000;
+
+export async function runValidation(deps: ValidateDeps, mode: KeyMode, job: ValidateJob): Promise<ValidationResult> {
+  const started = Date.now();
+  const { request } = job;
+  const requested = request.sources?.slice(0, request.options.max_sources).length ?? 0;
+  if (started >= job.deadline) throw new ApiError('VALIDATION_TIMEOUT', { sources_checked: 0, sources_pending: requested });
+  const reserve = Math.min(MAX_RESERVE_MS, request.options.timeout * 1000 * RESERVE_SHARE);
+  const gathering = AbortSignal.timeout(Math.max(0, Math.floor(job.deadline - reserve - started)));
+
+  const [weights, evidence] = await Promise.all([
+    deps.index.queryWeights(mode, request.claim),
+    gatherEvidence(deps, mode, request, gathering),
+  ]);
+  const readable = evidence.sources.filter((s) => s.passages.length > 0);
+  const cut = evidence.failed.filter((f) => f.reason === 'not read before the time limit').length;
+  if (cut > 0) throw new ApiError('VALIDATION_TIMEOUT', { sources_checked: requested - cut, sources_pending: cut });
+  if (readable.length === 0) throw new ApiError('INSUFFICIENT_SOURCES', { sources_found: 0, sources_required: 1 });
+
+  const judged = await deps.pool.run('judgeClaim', {
+    claim: request.claim,
+    language: weights.language,
+    termWeights: weights.termWeights,
+    sources: readable.map((s) => ({ passages: s.passages.map((p) => p.text) })),
+  });
+  const evidenceItems: ValidationResult['evidence'] = { supporting: [], contradicting: [], neutral: [] };
+  judged.sources.forEach((source, i) => {
+    const candidate = readable[i]!;
+    const item: EvidenceItem = {
+      source: candidate.url,
+      confidence: round(source.confidence),
+      authority_score: round(authorityScore(candidate, deps.config.search.authority)),
+      snippet: source.snippet,
+    };
+    const bucket = source.stance === 'supports' ? 'supporting' : source.stance === 'contradicts' ? 'contradicting' : 'neutral';
+    evidenceItems[bucket].push(item);
+  });
+  for (const items of Object.values(evidenceItems)) items.sort((a, b) => b.confidence - a.confidence);
+  return {
+    ...resultLabels(judged, evidenceItems, request),
+    evidence: evidenceItems,
+    metadata: { sources_checked: readable.length + evidence.failed.length, sources_failed: evidence.failed, query_time: (Date.now() - started) / 1000 },
+  };
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}

@@ -1,0 +1,42 @@
+/**
+ * POST /v1/validate as the route validated it (schemas/validate.request.json, defaults filled)
+ * and the data it answers (schemas/validate.response.json, section 2.3 of the specification).
+ */
+export interface ValidateRequest {
+  claim: string;
+  sources?: string[];
+  context?: { domain?: string; claim_type?: 'factual' | 'statistical' | 'opinion'; time_sensitive?: boolean };
+  options: { confidence_threshold: number; require_primary_sources: boolean; max_sources: number; timeout: number };
+}
+
+/** What a validation job carries: the request and the moment its time runs out. */
+export interface ValidateJob {
+  request: ValidateRequest;
+  /** Epoch ms: options.timeout from the request's arrival. */
+  deadline: number;
+}
+
+export interface EvidenceItem {
+  source: string;
+  confidence: number;
+  authority_score: number;
+  snippet: string;
+}
+
+export type ValidationLabel = 'VERIFIED' | 'LIKELY_TRUE' | 'DISPUTED' | 'LIKELY_FALSE' | 'FALSE' | 'UNVERIFIED' | 'OPINION';
+export type ConsensusLevel = 'STRONG' | 'MODERATE' | 'WEAK' | 'CONFLICTING' | 'NONE';
+export type FactCheckVerdict = 'TRUE' | 'MOSTLY_TRUE' | 'MIXED' | 'MOSTLY_FALSE' | 'FALSE' | 'UNPROVEN';
+
+export interface ValidationResult {
+  validation_result: ValidationLabel;
+  confidence_score: number;
+  consensus_level: ConsensusLevel;
+  evidence: { supporting: EvidenceItem[]; contradicting: EvidenceItem[]; neutral: EvidenceItem[] };
+  fact_check_summary: { verdict: FactCheckVerdict; explanation: string };
+  metadata: {
+    sources_checked: number;
+    /** Sources that could not be read, with why. */
+    sources_failed: { source: string; reason: string }[];
+    query_time: number;
+  };
+}

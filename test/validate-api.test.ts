@@ -1,0 +1,113 @@
+import { expect } from 'chai';
+import { call, startTestService, type TestService } from './helpers/service.js';
+import { freshDatabase } from './helpers/database.js';
+import { html, startPageServer, type PageServer } from './helpers/page-server.js';
+
+// Evidence pages are served here on 127.0.0.1; the index holds a small hand-written corpus.
+
+function page(title: string, ...paragraphs: string[]): string {
+  return `<!doctype html><html lang="en"><head><title>${title}</title></head><body><article><h1>${title}</h1>
+    ${paragraphs.map((p) => `<p>${p}</p>`).join('\n')}</article></body></html>`;
+}
+
+const CORPUS = [
+  { url: 'https://trials.example.org/aspirin-stroke', title: 'Aspirin and stroke in older adults', language: 'en',
+    content: 'In a trial of 19,000 older adults, daily low-dose aspirin reduced the risk of ischaemic stroke by 20 percent. Bleeding events were more frequent in the aspirin group.' },
+  { url: 'https://nutrition.example.com/coffee', title: 'Coffee and sleep', language: 'en',
+    content: 'Caffeine taken in the evening delays sleep onset and shortens deep sleep. Most adults metabolise half of a dose of caffeine within five hours.' },
+];
+
+describe('POST /v1/validate', function () {
+  this.timeout(120_000);
+  let service: TestService;
+  let pages: PageServer;
+
+  before(async () => {
+    pages = await startPageServer({
+      '/supports': html(page('Vitamin D trial', 'Vitamin D supplementation increased bone density in postmenopausal women over two years.', 'The trial enrolled 400 women in three countries.')),
+      '/contradicts': html(page('Vitamin D review', 'Vitamin D supplementation did not increase bone density in postmenopausal women.', 'The review pooled twelve trials.')),
+      '/unrelated': html(page('Gardening', 'Tomatoes need full sun and regular watering.', 'Prune the side shoots weekly.')),
+      '/broken': html('server error', 500),
+    });
+    service = await startTestService({ DATABASE_URL: await freshDatabase('sev_validate_test') });
+    const indexed = await call(service.url, '/v1/index/documents', { body: { documents: CORPUS } });
+    expect(indexed.status).to.equal(200);
+  });
+  after(async () => {
+    await service?.close();
+    await pages?.close();
+  });
+
+  const validate = (body: Record<string, unknown>) => call(service.url, '/v1/validate', { body });
+  const claim = 'Vitamin D supplementation increases bone density in postmenopausal women.';
+
+  it('finds its own evidence in the index and names the decisive source', async () => {
+    const response = await validate({ claim: 'Daily aspirin reduces the risk of stroke in older adults.', options: { confidence_threshold: 0.5 } });
+    expect(response.status, JSON.stringify(response.json)).to.equal(200);
+    const { data } = response.json;
+    expect(data.validation_result).to.be.oneOf(['VERIFIED', 'LIKELY_TRUE']);
+    expect(data.fact_check_summary.verdict).to.be.oneOf(['TRUE', 'MOSTLY_TRUE']);
+    expect(data.evidence.supporting[0].source).to.equal('https://trials.example.org/aspirin-stroke');
+    expect(data.evidence.supporting[0].snippet).to.match(/reduced the risk of ischaemic stroke/);
+    expect(data.fact_check_summary.explanation).to.include('https://trials.example.org/aspirin-stroke');
+    expect(data.confidence_score).to.be.within(0.5, 1);
+  });
+
+  it('reports a claim one page supports and another contradicts as disputed', async () => {
+    const response = await validate({ claim, sources: [`${pages.url}/supports`, `${pages.url}/contradicts`] });
+    expect(response.status, JSON.stringify(response.json)).to.equal(200);
+    const { data } = response.json;
+    expect(data.evidence.supporting.map((e: { source: string }) => e.source)).to.deep.equal([`${pages.url}/supports`]);
+    expect(data.evidence.contradicting.map((e: { source: string }) => e.source)).to.deep.equal([`${pages.url}/contradicts`]);
+    expect(data.evidence.contradicting[0].snippet).to.match(/did not increase bone density/);
+    expect(data.validation_result).to.equal('DISPUTED');
+    expect(data.consensus_level).to.equal('CONFLICTING');
+    expect(data.fact_check_summary.verdict).to.equal('MIXED');
+  });
+
+  it('judges a negated claim against the page that supports the original', async () => {
+    const response = await validate({ claim: 'Vitamin D supplementation does not increase bone density in postmenopausal women.', sources: [`${pages.url}/supports`], options: { confidence_threshold: 0.5 } });
+    expect(response.status, JSON.stringify(response.json)).to.equal(200);
+    expect(response.json.data.evidence.contradicting).to.have.length(1);
+    expect(response.json.data.validation_result).to.be.oneOf(['FALSE', 'LIKELY_FALSE']);
+  });
+
+  it('reports unreachable sources and still judges on the others', async () => {
+    const response = await validate({ claim, sources: [`${pages.url}/supports`, `${pages.url}/broken`, 'http://127.0.0.1:9/nothing'], options: { confidence_threshold: 0.5 } });
+    expect(response.status, JSON.stringify(response.json)).to.equal(200);
+    const { data } = response.json;
+    expect(data.metadata.sources_failed.map((f: { source: string }) => f.source).sort()).to.deep.equal([`${pages.url}/broken`, 'http://127.0.0.1:9/nothing']);
+    expect(data.metadata.sources_checked).to.equal(3);
+    expect(data.evidence.supporting).to.have.length(1);
+  });
+
+  it('answers INSUFFICIENT_SOURCES when no source can be read', async () => {
+    const response = await validate({ claim, sources: [`${pages.url}/broken`] });
+    expect(response.status).to.equal(422);
+    expect(response.json.error.code).to.equal('INSUFFICIENT_SOURCES');
+    expect(response.json.error.details).to.deep.equal({ sources_found: 0, sources_required: 1 });
+  });
+
+  it('lists a page that does not speak to the claim as neutral and gives no verdict on it', async () => {
+    const response = await validate({ claim, sources: [`${pages.url}/unrelated`] });
+    expect(response.status).to.equal(200);
+    expect(response.json.data.evidence.neutral).to.have.length(1);
+    expect(response.json.data.validation_result).to.equal('UNVERIFIED');
+    expect(response.json.data.consensus_level).to.equal('NONE');
+  });
+
+  it('gives an opinion a documented answer instead of a verdict', async () => {
+    const response = await validate({ claim, sources: [`${pages.url}/supports`], context: { claim_type: 'opinion' } });
+    expect(response.status).to.equal(200);
+    expect(response.json.data).to.include({ validation_result: 'OPINION', confidence_score: 0 });
+    expect(response.json.data.fact_check_summary.verdict).to.equal('UNPROVEN');
+  });
+
+  it('refuses a claim with nothing checkable in it', async () => {
+    for (const vague of ['It is true.', 'This is it!']) {
+      const response = await validate({ claim: vague });
+      expect(response.status, vague).to.equal(422);
+      expect(response.json.error.code).to.equal('CLAIM_TOO_VAGUE');
+    }
+  });
+});

@@ -1,0 +1,93 @@
+import { splitSentences } from '../analysis/passages.js';
+import { analyseClaim, pairFeatures } from './features.js';
+import { checkModel, stanceProbabilities, type Stance } from './model.js';
+import { STANCE_MODEL, VERDICT_THRESHOLDS } from './model-weights.js';
+import { claimVerdict, type ClaimVerdict, type VerdictThresholds } from './verdict.js';
+
+const MODEL = checkModel(STANCE_MODEL);
+
+/**
+ * Sources the verdict is drawn from: the first ones in the order given (the index's ranking, or
+ * the request's order), as many as the thresholds were chosen for (bench/validate/train-stance.ts
+ * judges training claims on the top 3 abstracts of a BM25 ranking). Every source still gets its
+ * own stance as an evidence item.
+ */
+const VERDICT_SOURCES = 3;
+
+/** Sentences of one source judged at most: the claim is usually met early, and the pool task stays short. */
+const MAX_SENTENCES = 200;
+
+export interface JudgeClaimInput {
+  claim: string;
+  language: string | null;
+  /** idf of the claim's terms, as the index weighs them. */
+  termWeights: Record<string, number>;
+  /** Each source's text, as passages (index passages, or a page's text split into passages). */
+  sources: { passages: string[] }[];
+}
+
+export interface JudgedSource {
+  stance: Stance;
+  /** The probability of that stance for the key sentence (for a neutral source: how much of the claim its key sentence covers). */
+  confidence: number;
+  /** The key sentence: the one that decided the stance, or the one closest to the claim. */
+  snippet: string;
+  /** Its best sentences' probabilities of supporting and of contradicting the claim. */
+  support: number;
+  contradiction: number;
+}
+
+export interface JudgeClaimOutput {
+  verdict: ClaimVerdict;
+  /** The best support and contradiction among the sources the verdict was drawn from. */
+  support: number;
+  contradiction: number;
+  sources: JudgedSource[];
+}
+
+/** Every sentence of every source judged against the claim; a stance per source and the claim's verdict. */
+export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
+  const thresholds = VERDICT_THRESHOLDS;
+  const claim = analyseClaim(input.claim, input.language, input.termWeights);
+  const judged = input.sources.map((source) => {
+    const sentences = source.passages.flatMap((p) => splitSentences(p, input.language)).slice(0, MAX_SENTENCES);
+    const scored = sentences.map((text) => {
+      const features = pairFeatures(claim, text, input.language);
+      // features[1] is the coverage (FEATURES order).
+      return { text, relevance: features[1]!, probabilities: stanceProbabilities(MODEL, features) };
+    });
+    return { scored, judged: judgeSource(scored, thresholds) };
+  });
+  const decisive = judged.map((_, i) => i).filter((i) => judged[i]!.scored.length > 0).slice(0, VERDICT_SOURCES);
+  const probabilities = decisive.flatMap((i) => judged[i]!.scored.map((s) => s.probabilities));
+  return {
+    verdict: claimVerdict(probabilities, thresholds),
+    support: Math.max(0, ...decisive.map((i) => judged[i]!.judged.support)),
+    contradiction: Math.max(0, ...decisive.map((i) => judged[i]!.judged.contradiction)),
+    sources: judged.map((j) => j.judged),
+  };
+}
+
+interface ScoredSentence {
+  text: string;
+  relevance: number;
+  probabilities: number[];
+}
+
+function judgeSource(scored: readonly ScoredSentence[], thresholds: VerdictThresholds): JudgedSource {
+  const best = (index: number) => scored.reduce<ScoredSentence | undefined>((top, s) => (!top || s.probabilities[index]! > top.probabilities[index]! ? s : top), undefined);
+  const supporting = best(0);
+  const contradicting = best(1);
+  const closest = scored.reduce<ScoredSentence | undefined>((top, s) => (!top || s.relevance > top.relevance ? s : top), undefined);
+  const support = supporting?.probabilities[0] ?? 0;
+  const contradiction = contradicting?.probabilities[1] ?? 0;
+  const verdict = claimVerdict(scored.map((s) => s.probabilities), thresholds);
+  const key = verdict === 'SUPPORT' ? supporting! : verdict === 'CONTRADICT' ? contradicting! : closest;
+  return {
+    stance: verdict === 'SUPPORT' ? 'supports' : verdict === 'CONTRADICT' ? 'contradicts' : 'neutral',
+    confidence: verdict === 'SUPPORT' ? support : verdict === 'CONTRADICT' ? contradiction : (closest?.relevance ?? 0),
+    snippet: key?.text ?? '',
+    support,
+    contradiction,
+  };
+}
