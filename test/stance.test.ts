@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { cuesOf, polarity } from '../workers/pool/stance/cues.js';
+import { cuesOf, polarity, quantityMatch } from '../workers/pool/stance/cues.js';
 import { analyseClaim, pairFeatures } from '../workers/pool/stance/features.js';
 import { checkModel, STANCES, stanceProbabilities } from '../workers/pool/stance/model.js';
 import { STANCE_MODEL, VERDICT_THRESHOLDS } from '../workers/pool/stance/model-weights.js';
@@ -31,7 +31,17 @@ describe('stance', () => {
     it('finds hedges and numbers with their decimals, separators and percent signs', () => {
       expect(cuesOf('Vitamin D may improve bone density.').hedged).to.equal(true);
       expect(cuesOf('Vitamin D improves bone density.').hedged).to.equal(false);
-      expect(cuesOf('In 2001, 32% of 1,250 programs (3.5 per state) required it.').numbers).to.deep.equal([2001, 32, 1250, 3.5]);
+      expect(cuesOf('In 2001, 32% of 1,250 programs (3.5 per state) required 330 metres.').quantities).to.deep.equal([
+        { value: 2001, unit: 'year' }, { value: 32, unit: '%' }, { value: 1250, unit: 'program' }, { value: 3.5, unit: '' }, { value: 330, unit: 'metre' },
+      ]);
+    });
+
+    it('tells quantities that agree from those of the same kind with another value', () => {
+      const quantities = (text: string) => cuesOf(text).quantities;
+      expect(quantityMatch(quantities('It is 330 metres tall.'), quantities('The tower, 330 metres high, opened in 1889.'))).to.equal('agree');
+      expect(quantityMatch(quantities('It is 120 metres tall.'), quantities('The tower is 330 metres high.'))).to.equal('conflict');
+      expect(quantityMatch(quantities('It was completed in 1925.'), quantities('It was completed in 1889.'))).to.equal('conflict');
+      expect(quantityMatch(quantities('It enrolled 400 women.'), quantities('It lasted 3 years.'))).to.equal('none');
     });
   });
 

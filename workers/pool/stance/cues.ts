@@ -47,8 +47,19 @@ const HEDGES = new Set([
 ]);
 
 const WORDS = /[\p{L}\p{N}][\p{L}\p{N}'’]*/gu;
-/** A number as written: digits with decimal point or thousands separators, optionally a percent sign. */
-const NUMBERS = /(?<![\p{L}\d.])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?\s*(%|percent\b)?/gu;
+/**
+ * A number as written (digits with decimal point or thousands separators), then what it counts:
+ * a percent sign, or the word that follows ("400 women", "330 metres").
+ */
+const NUMBERS = /(?<![\p{L}\d.])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?:\s*(%|percent\b)|[ \t\u00a0-]+(\p{L}+))?/gu;
+/** Words after a number that say nothing of what it counts ("in 1889 and", "400 of them"). */
+const NOT_UNITS = new Set(['and', 'or', 'per', 'than', 'vs', 'versus', 'of', 'to', 'in', 'on', 'at', 'by', 'for', 'from', 'with', 'the', 'a', 'an', 'was', 'were', 'is', 'are', 'when', 'as']);
+
+/** A number with what it counts: "%", the word after it with a plural -s dropped ("metres" → "metre"), "year", or "" when unknown. */
+export interface Quantity {
+  value: number;
+  unit: string;
+}
 
 export interface Cues {
   /** Negation words, counted: an even number cancels out ("not without"). */
@@ -56,8 +67,8 @@ export interface Cues {
   /** Sum of the direction words' signs, then reduced to its sign: −1, 0 or +1. */
   direction: number;
   hedged: boolean;
-  /** The numbers stated, as values (percentages keep their value: "12%" is 12). */
-  numbers: number[];
+  /** The numbers stated with what they count (percentages keep their value: "12%" is 12 "%"). */
+  quantities: Quantity[];
 }
 
 export function cuesOf(text: string): Cues {
@@ -71,12 +82,35 @@ export function cuesOf(text: string): Cues {
     direction += DIRECTIONS.get(word) ?? 0;
     if (HEDGES.has(word)) hedged = true;
   }
-  const numbers: number[] = [];
+  const quantities: Quantity[] = [];
   for (const match of lower.matchAll(NUMBERS)) {
     const value = Number(`${match[1]!.replace(/,/g, '')}${match[2] ? `.${match[2]}` : ''}`);
-    if (Number.isFinite(value)) numbers.push(value);
+    if (Number.isFinite(value)) quantities.push({ value, unit: unitOf(value, match[2] !== undefined, match[3], match[4]) });
   }
-  return { negations, direction: Math.sign(direction), hedged, numbers };
+  return { negations, direction: Math.sign(direction), hedged, quantities };
+}
+
+function unitOf(value: number, decimal: boolean, percent: string | undefined, word: string | undefined): string {
+  if (percent) return '%';
+  if (word && !NOT_UNITS.has(word)) return word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
+  // A bare whole number between 1500 and 2100 is read as a year ("completed in 1889").
+  return !decimal && Number.isInteger(value) && value >= 1500 && value <= 2100 ? 'year' : '';
+}
+
+/**
+ * How the numbers of a sentence bear on a claim's: `agree` when it states one of the claim's
+ * quantities (same value, same unit), `conflict` when it states the same kind of quantity
+ * (same known unit) only with other values.
+ */
+export function quantityMatch(claim: readonly Quantity[], sentence: readonly Quantity[]): 'agree' | 'conflict' | 'none' {
+  let conflict = false;
+  for (const q of claim) {
+    for (const s of sentence) {
+      if (s.value === q.value && (s.unit === q.unit || s.unit === '' || q.unit === '')) return 'agree';
+      if (q.unit !== '' && s.unit === q.unit) conflict = true;
+    }
+  }
+  return conflict ? 'conflict' : 'none';
 }
 
 /** +1 or −1: the way a statement points once its negations are applied ("does not increase" points down). */

@@ -1,5 +1,5 @@
 import { analyze, analyzeQuery } from '../analysis/analyze.js';
-import { cuesOf, polarity, type Cues } from './cues.js';
+import { cuesOf, polarity, quantityMatch, type Cues } from './cues.js';
 
 /** The weight of a claim term the index does not hold: rarer than anything it holds. */
 const UNKNOWN_TERM_WEIGHT = 8;
@@ -33,7 +33,8 @@ export const FEATURES = [
  * What decides a sentence's stance on a claim, as numbers: how much of the claim it speaks of
  * (term coverage weighted by idf, and adjacent term pairs), and, scaled by that coverage, the
  * cues on which a sentence about the claim agrees or disagrees with it: negation, direction
- * words, the polarity they make together, and the numbers stated.
+ * words, the polarity they make together, and the quantities stated (a number of the same unit
+ * with another value conflicts).
  */
 export function pairFeatures(claim: AnalysedClaim, sentence: string, language: string | null): number[] {
   const terms = analyze(sentence, language);
@@ -50,8 +51,7 @@ export function pairFeatures(claim: AnalysedClaim, sentence: string, language: s
   const claimNegated = claim.cues.negations % 2;
   const sentenceNegated = cues.negations % 2;
   const directions = claim.cues.direction * cues.direction;
-  const shared = claim.cues.numbers.some((n) => cues.numbers.includes(n));
-  const conflict = claim.cues.numbers.length > 0 && cues.numbers.length > 0 && !shared;
+  const quantities = quantityMatch(claim.cues.quantities, cues.quantities);
   return [
     1,
     coverage,
@@ -61,8 +61,8 @@ export function pairFeatures(claim: AnalysedClaim, sentence: string, language: s
     directions < 0 ? coverage : 0,
     directions > 0 ? coverage : 0,
     polarity(claim.cues) !== polarity(cues) ? coverage : 0,
-    conflict ? coverage : 0,
-    shared ? 1 : 0,
+    quantities === 'conflict' ? coverage : 0,
+    quantities === 'agree' ? 1 : 0,
     cues.hedged ? 1 : 0,
     sentenceNegated * coverage,
     claimNegated,

@@ -6,12 +6,12 @@ export const STANCE_MODEL: StanceModel = {
   features: ['bias', 'coverage', 'coverage squared', 'bigrams', 'negation mismatch', 'direction mismatch', 'direction agreement', 'polarity mismatch', 'number conflict', 'number shared', 'sentence hedged', 'sentence negated', 'claim negated'],
   weights: [
     // supports
-    [-0.3624, 1.6446, 0.357, -0.0381, -0.346, -1.018, 0.3587, -0.4923, -0.2584, 0.0149, -0.0992, 0.7249, -0.3589],
+    [-0.364, 1.6376, 0.3598, -0.0539, -0.3441, -1.0206, 0.3569, -0.4929, -0.0884, 0.0754, -0.0978, 0.7236, -0.3572],
     // contradicts
-    [-0.4708, 0.8029, 0.0922, 0.2073, 0.4266, 1.5853, 0.2401, 0.4742, -0.0558, -0.0067, 0.1031, 0.1991, 0.5987],
+    [-0.4713, 0.802, 0.0892, 0.2002, 0.4281, 1.5827, 0.2408, 0.4726, -0.0247, 0.0233, 0.1036, 0.1971, 0.5989],
     // neutral
-    [0.8332, -2.4475, -0.4492, -0.1691, -0.0806, -0.5673, -0.5987, 0.018, 0.3142, -0.0081, -0.0038, -0.9241, -0.2398],
+    [0.8353, -2.4395, -0.449, -0.1463, -0.084, -0.5622, -0.5977, 0.0203, 0.1131, -0.0986, -0.0058, -0.9207, -0.2417],
   ],
 };
 
-export const VERDICT_THRESHOLDS: VerdictThresholds = { minimum: 0.5, contradictionMargin: 0.8 };
+export const VERDICT_THRESHOLDS: VerdictThresholds = { minimum: 0.525, contradictionMargin: 0.8 };
