@@ -2,6 +2,9 @@ import { expect } from 'chai';
 import { call, startTestService, type TestService } from './helpers/service.js';
 import { freshDatabase } from './helpers/database.js';
 import { html, startPageServer, type PageServer } from './helpers/page-server.js';
+import { setTimeout as delay } from 'node:timers/promises';
+import { openStorage } from '../src/storage/connection.js';
+import { findRequestLogByRequestId } from '../src/monitor/request-log.repository.js';
 
 // Evidence pages are served here on 127.0.0.1; the index holds a small hand-written corpus.
 
@@ -28,6 +31,12 @@ describe('POST /v1/validate', function () {
       '/contradicts': html(page('Vitamin D review', 'Vitamin D supplementation did not increase bone density in postmenopausal women.', 'The review pooled twelve trials.')),
       '/unrelated': html(page('Gardening', 'Tomatoes need full sun and regular watering.', 'Prune the side shoots weekly.')),
       '/broken': html('server error', 500),
+      '/tower': html(page('The Eiffel Tower', 'The Eiffel Tower was completed in 1889 and is 330 metres tall.', 'It was the tallest structure in the world for 41 years.')),
+      // Answers after the validation's time limit.
+      '/slow': (req, res) => {
+        const timer = setTimeout(() => html(page('Late', 'Vitamin D supplementation increased bone density.'))(req, res), 8000);
+        res.on('close', () => clearTimeout(timer));
+      },
     });
     service = await startTestService({ DATABASE_URL: await freshDatabase('sev_validate_test') });
     const indexed = await call(service.url, '/v1/index/documents', { body: { documents: CORPUS } });
@@ -101,6 +110,56 @@ describe('POST /v1/validate', function () {
     expect(response.status).to.equal(200);
     expect(response.json.data).to.include({ validation_result: 'OPINION', confidence_score: 0 });
     expect(response.json.data.fact_check_summary.verdict).to.equal('UNPROVEN');
+  });
+
+  it('finds that a number or a date the page states otherwise does not hold', async () => {
+    const tower = [`${pages.url}/tower`];
+    const ask = async (claim: string) => (await validate({ claim, sources: tower, options: { confidence_threshold: 0.5 } })).json.data.validation_result;
+    expect(await ask('The Eiffel Tower is 330 metres tall.')).to.be.oneOf(['VERIFIED', 'LIKELY_TRUE']);
+    expect(await ask('The Eiffel Tower is 120 metres tall.')).to.be.oneOf(['FALSE', 'LIKELY_FALSE']);
+    expect(await ask('The Eiffel Tower was completed in 1889.')).to.be.oneOf(['VERIFIED', 'LIKELY_TRUE']);
+    expect(await ask('The Eiffel Tower was completed in 1925.')).to.be.oneOf(['FALSE', 'LIKELY_FALSE']);
+  });
+
+  it('gives no verdict below options.confidence_threshold', async () => {
+    const sources = [`${pages.url}/supports`];
+    const loose = (await validate({ claim, sources, options: { confidence_threshold: 0.5 } })).json.data;
+    expect(loose.validation_result).to.be.oneOf(['VERIFIED', 'LIKELY_TRUE']);
+    const strict = (await validate({ claim, sources, options: { confidence_threshold: 0.99 } })).json.data;
+    expect(strict.validation_result).to.equal('UNVERIFIED');
+    expect(strict.fact_check_summary.verdict).to.equal('UNPROVEN');
+    // The evidence is the same; only the verdict waits for more certainty.
+    expect(strict.evidence).to.deep.equal(loose.evidence);
+  });
+
+  it('checks at most options.max_sources sources', async () => {
+    const response = await validate({ claim, sources: [`${pages.url}/supports`, `${pages.url}/contradicts`, `${pages.url}/unrelated`], options: { max_sources: 1 } });
+    expect(response.status).to.equal(200);
+    expect(response.json.data.metadata.sources_checked).to.equal(1);
+    const items = Object.values(response.json.data.evidence).flat() as { source: string }[];
+    expect(items.map((i) => i.source)).to.deep.equal([`${pages.url}/supports`]);
+  });
+
+  it('answers VALIDATION_TIMEOUT with how far it got when a source is too slow, and audits it', async () => {
+    const started = Date.now();
+    const response = await validate({ claim, sources: [`${pages.url}/supports`, `${pages.url}/slow`], options: { timeout: 2 } });
+    expect(Date.now() - started).to.be.below(4000);
+    expect(response.status).to.equal(422);
+    expect(response.json.error.code).to.equal('VALIDATION_TIMEOUT');
+    expect(response.json.error.details).to.deep.equal({ sources_checked: 1, sources_pending: 1 });
+    // The audit row keeps how far the validation got (rows are written in batches, within a second).
+    const storage = openStorage(service.config.databaseUrl, 1);
+    try {
+      let row;
+      for (let tries = 0; !row && tries < 40; tries++) {
+        row = await findRequestLogByRequestId(storage.db, response.json.request_id);
+        if (!row) await delay(100);
+      }
+      expect(row?.errorCode).to.equal('VALIDATION_TIMEOUT');
+      expect(row?.extra).to.include({ sources_checked: 1, sources_pending: 1 });
+    } finally {
+      await storage.close();
+    }
   });
 
   it('refuses a claim with nothing checkable in it', async () => {

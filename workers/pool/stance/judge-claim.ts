@@ -14,6 +14,14 @@ const MODEL = checkModel(STANCE_MODEL);
  */
 const VERDICT_SOURCES = 3;
 
+/**
+ * Coverage from which a sentence that gives the claim's quantity another value ("330 metres" for
+ * "120 metres", 1889 for 1925) contradicts the claim whatever the model says: the training
+ * claims hold too few such cases for the model to learn it, yet a sentence about the same thing
+ * that states another value is the plainest contradiction there is.
+ */
+const QUANTITY_CONFLICT_COVERAGE = 0.6;
+
 /** Sentences of one source judged at most: the claim is usually met early, and the pool task stays short. */
 const MAX_SENTENCES = 200;
 
@@ -53,8 +61,12 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
     const sentences = source.passages.flatMap((p) => splitSentences(p, input.language)).slice(0, MAX_SENTENCES);
     const scored = sentences.map((text) => {
       const features = pairFeatures(claim, text, input.language);
-      // features[1] is the coverage (FEATURES order).
-      return { text, relevance: features[1]!, probabilities: stanceProbabilities(MODEL, features) };
+      const probabilities = stanceProbabilities(MODEL, features);
+      // FEATURES order: [1] coverage, [8] number conflict (the coverage when quantities conflict).
+      if (features[8]! >= QUANTITY_CONFLICT_COVERAGE && probabilities[0]! > probabilities[1]!) {
+        [probabilities[0], probabilities[1]] = [probabilities[1]!, probabilities[0]!];
+      }
+      return { text, relevance: features[1]!, probabilities };
     });
     return { scored, judged: judgeSource(scored, thresholds) };
   });
