@@ -31,6 +31,8 @@ describe('POST /v1/validate', function () {
       '/contradicts': html(page('Vitamin D review', 'Vitamin D supplementation did not increase bone density in postmenopausal women.', 'The review pooled twelve trials.')),
       '/unrelated': html(page('Gardening', 'Tomatoes need full sun and regular watering.', 'Prune the side shoots weekly.')),
       '/broken': html('server error', 500),
+      // The supporting page's text again, as another site would republish it.
+      '/copy': html(page('Vitamin D trial', 'Vitamin D supplementation increased bone density in postmenopausal women over two years.', 'The trial enrolled 400 women in three countries.')),
       '/tower': html(page('The Eiffel Tower', 'The Eiffel Tower was completed in 1889 and is 330 metres tall.', 'It was the tallest structure in the world for 41 years.')),
       // Answers after the validation's time limit.
       '/slow': (req, res) => {
@@ -72,6 +74,16 @@ describe('POST /v1/validate', function () {
     expect(data.validation_result).to.equal('DISPUTED');
     expect(data.consensus_level).to.equal('CONFLICTING');
     expect(data.fact_check_summary.verdict).to.equal('MIXED');
+  });
+
+  it('counts copies of one text on several sites once', async () => {
+    const response = await validate({ claim, sources: [`${pages.url}/supports`, `${pages.url}/copy`, `${pages.url}/contradicts`] });
+    expect(response.status).to.equal(200);
+    const { data } = response.json;
+    expect(data.metadata.sources_merged).to.deep.equal([{ source: `${pages.url}/copy`, copy_of: `${pages.url}/supports` }]);
+    expect(data.evidence.supporting.map((e: { source: string }) => e.source)).to.deep.equal([`${pages.url}/supports`]);
+    // One for, one against: without merging it would read two to one.
+    expect(data.fact_check_summary.explanation).to.include('1 supporting, 1 contradicting and 0 neutral sources');
   });
 
   it('judges a negated claim against the page that supports the original', async () => {

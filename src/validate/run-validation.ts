@@ -41,8 +41,14 @@ export async function runValidation(deps: ValidateDeps, mode: KeyMode, job: Vali
     sources: readable.map((s) => ({ passages: s.passages.map((p) => p.text) })),
   });
   const evidenceItems: ValidationResult['evidence'] = { supporting: [], contradicting: [], neutral: [] };
+  const merged: ValidationResult['metadata']['sources_merged'] = [];
   judged.sources.forEach((source, i) => {
     const candidate = readable[i]!;
+    // A copy of an earlier source's text counts once: under the original.
+    if (source.copyOf !== null) {
+      merged.push({ source: candidate.url, copy_of: readable[source.copyOf]!.url });
+      return;
+    }
     const item: EvidenceItem = {
       source: candidate.url,
       confidence: round(source.confidence),
@@ -56,7 +62,9 @@ export async function runValidation(deps: ValidateDeps, mode: KeyMode, job: Vali
   return {
     ...resultLabels(judged, evidenceItems, request),
     evidence: evidenceItems,
-    metadata: { sources_checked: readable.length + evidence.failed.length, sources_failed: evidence.failed, query_time: (Date.now() - started) / 1000 },
+    metadata: {
+      sources_checked: readable.length + evidence.failed.length, sources_failed: evidence.failed, sources_merged: merged, query_time: (Date.now() - started) / 1000,
+    },
   };
 }
 

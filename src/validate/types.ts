@@ -37,6 +37,8 @@ export interface ValidationResult {
     sources_checked: number;
     /** Sources that could not be read, with why. */
     sources_failed: { source: string; reason: string }[];
+    /** Sources whose text copies an earlier one's: counted once, under the original. */
+    sources_merged: { source: string; copy_of: string }[];
     query_time: number;
   };
 }

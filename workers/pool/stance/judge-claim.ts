@@ -1,4 +1,6 @@
+import { analyze } from '../analysis/analyze.js';
 import { splitSentences } from '../analysis/passages.js';
+import { hammingDistance, simhashBands } from '../simhash.js';
 import { analyseClaim, pairFeatures } from './features.js';
 import { checkModel, stanceProbabilities, type Stance } from './model.js';
 import { STANCE_MODEL, VERDICT_THRESHOLDS } from './model-weights.js';
@@ -22,6 +24,9 @@ const VERDICT_SOURCES = 3;
  */
 const QUANTITY_CONFLICT_COVERAGE = 0.6;
 
+/** Simhash distance within which two sources are copies of one text (the index's near-duplicate bound). */
+const COPY_DISTANCE = 3;
+
 /** Sentences of one source judged at most: the claim is usually met early, and the pool task stays short. */
 const MAX_SENTENCES = 200;
 
@@ -35,6 +40,8 @@ export interface JudgeClaimInput {
 }
 
 export interface JudgedSource {
+  /** The earlier source this one copies (the same text, near enough), or null: a copy counts once. */
+  copyOf: number | null;
   stance: Stance;
   /** The probability of that stance for the key sentence (for a neutral source: how much of the claim its key sentence covers). */
   confidence: number;
@@ -47,7 +54,7 @@ export interface JudgedSource {
 
 export interface JudgeClaimOutput {
   verdict: ClaimVerdict;
-  /** The best support and contradiction among the sources the verdict was drawn from. */
+  /** The best support and contradiction among the sources the verdict was drawn from (copies left out). */
   support: number;
   contradiction: number;
   sources: JudgedSource[];
@@ -70,14 +77,26 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
     });
     return { scored, judged: judgeSource(scored, thresholds) };
   });
-  const decisive = judged.map((_, i) => i).filter((i) => judged[i]!.scored.length > 0).slice(0, VERDICT_SOURCES);
+  const copies = copiesOf(input.sources.map((source) => analyze(source.passages.join('\n'), input.language)));
+  const decisive = judged.map((_, i) => i).filter((i) => judged[i]!.scored.length > 0 && copies[i] === null).slice(0, VERDICT_SOURCES);
   const probabilities = decisive.flatMap((i) => judged[i]!.scored.map((s) => s.probabilities));
   return {
     verdict: claimVerdict(probabilities, thresholds),
     support: Math.max(0, ...decisive.map((i) => judged[i]!.judged.support)),
     contradiction: Math.max(0, ...decisive.map((i) => judged[i]!.judged.contradiction)),
-    sources: judged.map((j) => j.judged),
+    sources: judged.map((j, i) => ({ ...j.judged, copyOf: copies[i]! })),
   };
+}
+
+/** For each source, the first earlier original it copies, or null. */
+function copiesOf(texts: readonly string[][]): (number | null)[] {
+  const bands = texts.map((terms) => simhashBands(terms));
+  const copies: (number | null)[] = [];
+  bands.forEach((band, i) => {
+    const original = bands.findIndex((other, j) => j < i && copies[j] === null && hammingDistance(other, band) <= COPY_DISTANCE);
+    copies.push(original === -1 ? null : original);
+  });
+  return copies;
 }
 
 interface ScoredSentence {
@@ -86,7 +105,7 @@ interface ScoredSentence {
   probabilities: number[];
 }
 
-function judgeSource(scored: readonly ScoredSentence[], thresholds: VerdictThresholds): JudgedSource {
+function judgeSource(scored: readonly ScoredSentence[], thresholds: VerdictThresholds): Omit<JudgedSource, 'copyOf'> {
   const best = (index: number) => scored.reduce<ScoredSentence | undefined>((top, s) => (!top || s.probabilities[index]! > top.probabilities[index]! ? s : top), undefined);
   const supporting = best(0);
   const contradicting = best(1);
