@@ -4,6 +4,7 @@ import { analyseClaim, pairFeatures } from '../workers/pool/stance/features.js';
 import { checkModel, STANCES, stanceProbabilities } from '../workers/pool/stance/model.js';
 import { STANCE_MODEL, VERDICT_THRESHOLDS } from '../workers/pool/stance/model-weights.js';
 import { claimVerdict } from '../workers/pool/stance/verdict.js';
+import { isPrimarySource } from '../src/validate/primary.js';
 
 /** Term weights as the index would give them: rare terms weigh more. */
 const WEIGHTS: Record<string, number> = { aspirin: 6, reduc: 3, risk: 2, stroke: 5, elder: 4, patient: 1.5, vitamin: 4, d: 3, bone: 4, densiti: 4 };
@@ -83,6 +84,24 @@ describe('stance', () => {
       // A side below the minimum never wins, whatever the margin.
       expect(claimVerdict([[0.45, 0.1, 0.45], [0.1, 0.55, 0.35]], { minimum: 0.5, contradictionMargin: 0.5 })).to.equal('CONTRADICT');
       expect(claimVerdict([], VERDICT_THRESHOLDS)).to.equal('NOT_ENOUGH_INFO');
+    });
+  });
+
+  describe('primary sources', () => {
+    const primary = (claim: string, domain: string, configured: { domain: string; weight: number }[] = []) => isPrimarySource(claim, { domain }, configured);
+
+    it('knows the publisher the claim is about, acronyms only in capitals', () => {
+      expect(primary('Pfizer reported a 95% efficacy.', 'www.pfizer.com')).to.equal(true);
+      expect(primary('CNN reported the result first.', 'edition.cnn.com')).to.equal(true);
+      expect(primary('Most people who smoke start young.', 'who.example.org')).to.equal(false);
+      expect(primary('Pfizer reported a 95% efficacy.', 'pharma-news.example.com')).to.equal(false);
+    });
+
+    it('counts official and academic publishers, and those the operator trusts most', () => {
+      expect(primary('Unemployment fell to 4%.', 'www.bls.gov')).to.equal(true);
+      expect(primary('The vaccine works.', 'www.ox.ac.uk')).to.equal(true);
+      expect(primary('The vaccine works.', 'journal.example.org', [{ domain: 'example.org', weight: 0.95 }])).to.equal(true);
+      expect(primary('The vaccine works.', 'journal.example.org', [{ domain: 'example.org', weight: 0.6 }])).to.equal(false);
     });
   });
 });

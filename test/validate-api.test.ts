@@ -18,6 +18,12 @@ const CORPUS = [
     content: 'In a trial of 19,000 older adults, daily low-dose aspirin reduced the risk of ischaemic stroke by 20 percent. Bleeding events were more frequent in the aspirin group.' },
   { url: 'https://nutrition.example.com/coffee', title: 'Coffee and sleep', language: 'en',
     content: 'Caffeine taken in the evening delays sleep onset and shortens deep sleep. Most adults metabolise half of a dose of caffeine within five hours.' },
+  { url: 'https://www.nasa.gov/lunar-ice', title: 'Water ice on the Moon', language: 'en',
+    content: 'NASA confirmed water ice in permanently shadowed craters at the lunar south pole, using infrared spectra.' },
+  { url: 'https://spacefans.example.com/moon', title: 'Moon news', language: 'en',
+    content: 'Water ice at the lunar south pole was confirmed by NASA, fans of the mission report.' },
+  { url: 'https://rumours.example.net/mars', title: 'Mars rumours', language: 'en',
+    content: 'Liquid water flows on the surface of Mars every summer, bloggers say.' },
 ];
 
 describe('POST /v1/validate', function () {
@@ -172,6 +178,22 @@ describe('POST /v1/validate', function () {
     } finally {
       await storage.close();
     }
+  });
+
+  it('lets only primary sources decide when they are required, and says when there is none', async () => {
+    const lunar = await validate({ claim: 'NASA confirmed water ice at the lunar south pole.', options: { require_primary_sources: true, confidence_threshold: 0.5 } });
+    expect(lunar.status).to.equal(200);
+    const items = Object.values(lunar.json.data.evidence).flat() as { source: string; primary: boolean }[];
+    expect(items.find((i) => i.source === 'https://www.nasa.gov/lunar-ice')?.primary).to.equal(true);
+    expect(items.find((i) => i.source === 'https://spacefans.example.com/moon')?.primary).to.equal(false);
+    expect(lunar.json.data.validation_result).to.be.oneOf(['VERIFIED', 'LIKELY_TRUE']);
+
+    const mars = { claim: 'Liquid water flows on the surface of Mars every summer.', sources: ['rumours.example.net'] };
+    const open = (await validate({ ...mars, options: { confidence_threshold: 0.5 } })).json.data;
+    expect(open.validation_result).to.be.oneOf(['VERIFIED', 'LIKELY_TRUE']);
+    const strict = (await validate({ ...mars, options: { confidence_threshold: 0.5, require_primary_sources: true } })).json.data;
+    expect(strict.validation_result).to.equal('UNVERIFIED');
+    expect(strict.fact_check_summary.explanation).to.match(/Primary sources were required and none was found/);
   });
 
   it('refuses a claim with nothing checkable in it', async () => {

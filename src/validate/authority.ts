@@ -1,7 +1,5 @@
 import type { SourceCandidate } from '../../workers/pool/rank-sources.js';
-
-/** Top-level domains only public bodies and academia can register. */
-const INSTITUTIONAL = /\.(gov|edu|int|mil)(\.[a-z]{2})?$|\.(gov|ac|edu)\.[a-z]{2}$/;
+import { INSTITUTIONAL } from './primary.js';
 
 /**
  * How far a source is to be trusted, 0..1: the configured authority list first (SEARCH_AUTHORITY,

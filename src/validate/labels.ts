@@ -14,18 +14,23 @@ type Labels = Pick<ValidationResult, 'validation_result' | 'confidence_score' | 
 /**
  * The labels of a judged claim (documented in the README, "Validation"):
  *  - an opinion (context.claim_type "opinion") is OPINION: no verdict, confidence 0;
+ *  - with options.require_primary_sources and no primary source among the sources: UNVERIFIED,
+ *    confidence 0 (otherwise only primary sources decide the verdict);
  *  - both sides strong (each at the model's verdict minimum, from different sources): DISPUTED;
  *  - SUPPORT at options.confidence_threshold or more: VERIFIED from 0.85, else LIKELY_TRUE; CONTRADICT
  *    likewise FALSE or LIKELY_FALSE; anything else UNVERIFIED;
  *  - confidence_score: the probability behind the verdict (for UNVERIFIED, 1 minus the stronger side).
  */
-export function resultLabels(judged: JudgeClaimOutput, evidence: ValidationResult['evidence'], request: ValidateRequest): Labels {
+export function resultLabels(judged: JudgeClaimOutput, evidence: ValidationResult['evidence'], request: ValidateRequest, noPrimarySource: boolean): Labels {
   const consensus = consensusLevel(evidence.supporting.length, evidence.contradicting.length);
   const threshold = request.options.confidence_threshold;
   let label: ValidationLabel;
   let confidence: number;
   if (request.context?.claim_type === 'opinion') {
     label = 'OPINION';
+    confidence = 0;
+  } else if (noPrimarySource) {
+    label = 'UNVERIFIED';
     confidence = 0;
   } else if (Math.min(judged.support, judged.contradiction) >= VERDICT_THRESHOLDS.minimum && evidence.supporting.length > 0 && evidence.contradicting.length > 0) {
     label = 'DISPUTED';
@@ -44,7 +49,12 @@ export function resultLabels(judged: JudgeClaimOutput, evidence: ValidationResul
     validation_result: label,
     confidence_score: Math.round(confidence * 1000) / 1000,
     consensus_level: consensus,
-    fact_check_summary: { verdict: FACT_CHECK[label], explanation: explanation(label, evidence) },
+    fact_check_summary: {
+      verdict: FACT_CHECK[label],
+      explanation: noPrimarySource && label === 'UNVERIFIED'
+        ? `Primary sources were required and none was found among the ${evidence.supporting.length + evidence.contradicting.length + evidence.neutral.length} sources checked, so no verdict is given.`
+        : explanation(label, evidence),
+    },
   };
 }
 

@@ -8,6 +8,7 @@ import { ApiError } from '../http/errors.js';
 import type { KeyMode } from '../auth/keys.repository.js';
 import { gatherEvidence, type EvidenceDeps } from './gather-evidence.js';
 import { authorityScore } from './authority.js';
+import { isPrimarySource } from './primary.js';
 import { resultLabels } from './labels.js';
 import type { EvidenceItem, ValidateJob, ValidationResult } from './types.js';
 
@@ -34,11 +35,14 @@ export async function runValidation(deps: ValidateDeps, mode: KeyMode, job: Vali
   if (cut > 0) throw new ApiError('VALIDATION_TIMEOUT', { sources_checked: requested - cut, sources_pending: cut });
   if (readable.length === 0) throw new ApiError('INSUFFICIENT_SOURCES', { sources_found: 0, sources_required: 1 });
 
+  const primary = readable.map((s) => isPrimarySource(request.claim, s, deps.config.search.authority));
+  const requirePrimary = request.options.require_primary_sources;
   const judged = await deps.pool.run('judgeClaim', {
     claim: request.claim,
     language: weights.language,
     termWeights: weights.termWeights,
     sources: readable.map((s) => ({ passages: s.passages.map((p) => p.text) })),
+    ...(requirePrimary ? { eligible: primary } : {}),
   });
   const evidenceItems: ValidationResult['evidence'] = { supporting: [], contradicting: [], neutral: [] };
   const merged: ValidationResult['metadata']['sources_merged'] = [];
@@ -54,13 +58,14 @@ export async function runValidation(deps: ValidateDeps, mode: KeyMode, job: Vali
       confidence: round(source.confidence),
       authority_score: round(authorityScore(candidate, deps.config.search.authority)),
       snippet: source.snippet,
+      primary: primary[i]!,
     };
     const bucket = source.stance === 'supports' ? 'supporting' : source.stance === 'contradicts' ? 'contradicting' : 'neutral';
     evidenceItems[bucket].push(item);
   });
   for (const items of Object.values(evidenceItems)) items.sort((a, b) => b.confidence - a.confidence);
   return {
-    ...resultLabels(judged, evidenceItems, request),
+    ...resultLabels(judged, evidenceItems, request, requirePrimary && !primary.some(Boolean)),
     evidence: evidenceItems,
     metadata: {
       sources_checked: readable.length + evidence.failed.length, sources_failed: evidence.failed, sources_merged: merged, query_time: (Date.now() - started) / 1000,

@@ -21,6 +21,8 @@ export interface EvidenceItem {
   confidence: number;
   authority_score: number;
   snippet: string;
+  /** Whether it is a primary source for the claim (see primary.ts). */
+  primary: boolean;
 }
 
 export type ValidationLabel = 'VERIFIED' | 'LIKELY_TRUE' | 'DISPUTED' | 'LIKELY_FALSE' | 'FALSE' | 'UNVERIFIED' | 'OPINION';

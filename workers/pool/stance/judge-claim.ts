@@ -37,6 +37,8 @@ export interface JudgeClaimInput {
   termWeights: Record<string, number>;
   /** Each source's text, as passages (index passages, or a page's text split into passages). */
   sources: { passages: string[] }[];
+  /** Which sources may decide the verdict (options.require_primary_sources); all when absent. */
+  eligible?: boolean[];
 }
 
 export interface JudgedSource {
@@ -78,7 +80,7 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
     return { scored, judged: judgeSource(scored, thresholds) };
   });
   const copies = copiesOf(input.sources.map((source) => analyze(source.passages.join('\n'), input.language)));
-  const decisive = judged.map((_, i) => i).filter((i) => judged[i]!.scored.length > 0 && copies[i] === null).slice(0, VERDICT_SOURCES);
+  const decisive = judged.map((_, i) => i).filter((i) => judged[i]!.scored.length > 0 && copies[i] === null && (input.eligible?.[i] ?? true)).slice(0, VERDICT_SOURCES);
   const probabilities = decisive.flatMap((i) => judged[i]!.scored.map((s) => s.probabilities));
   return {
     verdict: claimVerdict(probabilities, thresholds),
