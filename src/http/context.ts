@@ -21,6 +21,11 @@ export interface AppState {
 
 export type AppContext = ParameterizedContext<AppState>;
 
+/** When the request arrived, epoch ms: deadlines (options.timeout) count from there, not from the handler. */
+export function arrivedAt(ctx: AppContext): number {
+  return Date.now() - (performance.now() - ctx.state.startedAt);
+}
+
 /** The success envelope of section 1: every 200 carries success, data and the request id. */
 export function respond(ctx: AppContext, data: unknown): void {
   ctx.status = 200;

@@ -23,14 +23,17 @@ export interface Evidence {
   /** Readable sources, in the order found (index rank, or the request's order). */
   sources: SourceCandidate[];
   failed: { source: string; reason: string }[];
+  /** How many of the failed ones were still being read when `signal` ended the gathering. */
+  cut: number;
 }
 
 export async function gatherEvidence(deps: EvidenceDeps, mode: KeyMode, request: ValidateRequest, signal: AbortSignal): Promise<Evidence> {
   const limit = request.options.max_sources;
   if (!request.sources?.length) {
-    return { sources: await indexCandidates(deps.index, mode, request.claim, { documents: limit }), failed: [] };
+    return { sources: await indexCandidates(deps.index, mode, request.claim, { documents: limit }), failed: [], cut: 0 };
   }
   const failed: Evidence['failed'] = [];
+  let cut = 0;
   const parallel = pLimit(SOURCES_PARALLEL);
   const found = await Promise.all(request.sources.slice(0, limit).map((source) => parallel(async (): Promise<SourceCandidate[]> => {
     try {
@@ -42,11 +45,12 @@ export async function gatherEvidence(deps: EvidenceDeps, mode: KeyMode, request:
       }
       return [await readPage(deps, stub(source), signal)];
     } catch (error) {
+      if (signal.aborted) cut++;
       failed.push({ source, reason: signal.aborted ? 'not read before the time limit' : reasonOf(error) });
       return [];
     }
   })));
-  return { sources: found.flat().slice(0, limit), failed };
+  return { sources: found.flat().slice(0, limit), failed, cut };
 }
 
 function isUrl(source: string): boolean {

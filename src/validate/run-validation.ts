@@ -31,8 +31,7 @@ export async function runValidation(deps: ValidateDeps, mode: KeyMode, job: Vali
     gatherEvidence(deps, mode, request, gathering),
   ]);
   const readable = evidence.sources.filter((s) => s.passages.length > 0);
-  const cut = evidence.failed.filter((f) => f.reason === 'not read before the time limit').length;
-  if (cut > 0) throw new ApiError('VALIDATION_TIMEOUT', { sources_checked: requested - cut, sources_pending: cut });
+  if (evidence.cut > 0) throw new ApiError('VALIDATION_TIMEOUT', { sources_checked: requested - evidence.cut, sources_pending: evidence.cut });
   if (readable.length === 0) throw new ApiError('INSUFFICIENT_SOURCES', { sources_found: 0, sources_required: 1 });
 
   const primary = readable.map((s) => isPrimarySource(request.claim, s, deps.config.search.authority));

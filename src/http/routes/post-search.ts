@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { validateBody } from '../validation.js';
 import { ApiError } from '../errors.js';
-import { respond } from '../context.js';
+import { arrivedAt, respond } from '../context.js';
 import { runJob } from '../../queue/run-job.js';
 import { cacheKey } from '../../cache/cache-key.js';
 import { cacheNamespace } from '../../cache/namespace.js';
@@ -24,7 +24,7 @@ export const postSearch: Route = {
   body: 'search.request',
   response: 'search.response',
   async handler(ctx, deps) {
-    const arrived = Date.now() - (performance.now() - ctx.state.startedAt);
+    const arrived = arrivedAt(ctx);
     const request = validateBody<SearchRequest>('search.request', ctx.request.body ?? {});
     const principal = ctx.state.principal!;
     const key = cacheKey(request.query, answerParameters(request));

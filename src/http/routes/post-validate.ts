@@ -1,6 +1,6 @@
 import { validateBody } from '../validation.js';
 import { ApiError } from '../errors.js';
-import { respond } from '../context.js';
+import { arrivedAt, respond } from '../context.js';
 import { runJob } from '../../queue/run-job.js';
 import { sha256Hex } from '../../storage/hash.js';
 import { isTooVague } from '../../validate/claim-check.js';
@@ -20,7 +20,7 @@ export const postValidate: Route = {
   body: 'validate.request',
   response: 'validate.response',
   async handler(ctx, deps) {
-    const arrived = Date.now() - (performance.now() - ctx.state.startedAt);
+    const arrived = arrivedAt(ctx);
     const request = validateBody<ValidateRequest>('validate.request', ctx.request.body ?? {});
     if (isTooVague(request.claim)) {
       throw new ApiError('CLAIM_TOO_VAGUE', {}, 'The claim needs at least two content words (stop words do not count) to be checked.');
