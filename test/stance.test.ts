@@ -42,6 +42,7 @@ describe('stance', () => {
       expect(quantityMatch(quantities('It is 330 metres tall.'), quantities('The tower, 330 metres high, opened in 1889.'))).to.equal('agree');
       expect(quantityMatch(quantities('It is 120 metres tall.'), quantities('The tower is 330 metres high.'))).to.equal('conflict');
       expect(quantityMatch(quantities('It was completed in 1925.'), quantities('It was completed in 1889.'))).to.equal('conflict');
+      expect(quantityMatch(quantities('The 100 metres record is 9.69 seconds.'), quantities('The 100 metres record is 9.58 seconds.'))).to.equal('conflict');
       expect(quantityMatch(quantities('It enrolled 400 women.'), quantities('It lasted 3 years.'))).to.equal('none');
     });
   });

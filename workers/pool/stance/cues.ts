@@ -98,19 +98,22 @@ function unitOf(value: number, decimal: boolean, percent: string | undefined, wo
 }
 
 /**
- * How the numbers of a sentence bear on a claim's: `agree` when it states one of the claim's
- * quantities (same value, same unit), `conflict` when it states the same kind of quantity
- * (same known unit) only with other values.
+ * How the numbers of a sentence bear on a claim's: `conflict` when it states one of the claim's
+ * kinds of quantity (same known unit) only with other values ("9.58 seconds" against "9.69
+ * seconds", even if "100 metres" agrees), else `agree` when it states one of the claim's values.
  */
 export function quantityMatch(claim: readonly Quantity[], sentence: readonly Quantity[]): 'agree' | 'conflict' | 'none' {
-  let conflict = false;
+  let agree = false;
   for (const q of claim) {
-    for (const s of sentence) {
-      if (s.value === q.value && (s.unit === q.unit || s.unit === '' || q.unit === '')) return 'agree';
-      if (q.unit !== '' && s.unit === q.unit) conflict = true;
+    const sameUnit = q.unit === '' ? [] : sentence.filter((s) => s.unit === q.unit);
+    if (sameUnit.length > 0) {
+      if (!sameUnit.some((s) => s.value === q.value)) return 'conflict';
+      agree = true;
+    } else if (sentence.some((s) => s.value === q.value && (s.unit === '' || q.unit === ''))) {
+      agree = true;
     }
   }
-  return conflict ? 'conflict' : 'none';
+  return agree ? 'agree' : 'none';
 }
 
 /** +1 or −1: the way a statement points once its negations are applied ("does not increase" points down). */

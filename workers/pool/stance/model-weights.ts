@@ -6,12 +6,12 @@ export const STANCE_MODEL: StanceModel = {
   features: ['bias', 'coverage', 'coverage squared', 'bigrams', 'negation mismatch', 'direction mismatch', 'direction agreement', 'polarity mismatch', 'number conflict', 'number shared', 'sentence hedged', 'sentence negated', 'claim negated'],
   weights: [
     // supports
-    [-0.364, 1.6376, 0.3598, -0.0539, -0.3441, -1.0206, 0.3569, -0.4929, -0.0884, 0.0754, -0.0978, 0.7236, -0.3572],
+    [-0.3639, 1.6376, 0.3606, -0.054, -0.3443, -1.021, 0.3569, -0.4944, 0.0142, 0.0773, -0.0977, 0.7221, -0.3574],
     // contradicts
-    [-0.4713, 0.802, 0.0892, 0.2002, 0.4281, 1.5827, 0.2408, 0.4726, -0.0247, 0.0233, 0.1036, 0.1971, 0.5989],
+    [-0.4719, 0.8009, 0.0904, 0.1915, 0.4308, 1.5795, 0.2406, 0.4704, -0.1994, 0.0629, 0.1035, 0.2001, 0.5996],
     // neutral
-    [0.8353, -2.4395, -0.449, -0.1463, -0.084, -0.5622, -0.5977, 0.0203, 0.1131, -0.0986, -0.0058, -0.9207, -0.2417],
+    [0.8358, -2.4385, -0.451, -0.1375, -0.0865, -0.5586, -0.5975, 0.024, 0.1852, -0.1402, -0.0059, -0.9222, -0.2422],
   ],
 };
 
-export const VERDICT_THRESHOLDS: VerdictThresholds = { minimum: 0.525, contradictionMargin: 0.8 };
+export const VERDICT_THRESHOLDS: VerdictThresholds = { minimum: 0.5, contradictionMargin: 0.8 };
