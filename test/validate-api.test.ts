@@ -24,6 +24,11 @@ const CORPUS = [
     content: 'Water ice at the lunar south pole was confirmed by NASA, fans of the mission report.' },
   { url: 'https://rumours.example.net/mars', title: 'Mars rumours', language: 'en',
     content: 'Liquid water flows on the surface of Mars every summer, bloggers say.' },
+  // The same record, as it stood in 2008 and as it stands now.
+  { url: 'https://athletics-2008.example.org/record', title: 'Sprint records', language: 'en', published_date: '2008-08-17T00:00:00Z',
+    content: 'The world record for the men\'s 100 metres sprint is 9.69 seconds, set in Beijing.' },
+  { url: 'https://athletics-now.example.org/record', title: 'Sprint records today', language: 'en', published_date: new Date(Date.now() - 30 * 86_400_000).toISOString(),
+    content: 'The world record for the men\'s 100 metres sprint is 9.58 seconds, set in Berlin.' },
 ];
 
 describe('POST /v1/validate', function () {
@@ -194,6 +199,18 @@ describe('POST /v1/validate', function () {
     const strict = (await validate({ ...mars, options: { confidence_threshold: 0.5, require_primary_sources: true } })).json.data;
     expect(strict.validation_result).to.equal('UNVERIFIED');
     expect(strict.fact_check_summary.explanation).to.match(/Primary sources were required and none was found/);
+  });
+
+  it('lets recent evidence decide a time-sensitive claim and marks the outdated', async () => {
+    const body = { claim: "The world record for the men's 100 metres sprint is 9.69 seconds.", sources: ['athletics-2008.example.org', 'athletics-now.example.org'] };
+    const timeless = (await validate({ ...body, options: { confidence_threshold: 0.5 } })).json.data;
+    expect(timeless.validation_result).to.equal('DISPUTED');
+    const timely = (await validate({ ...body, context: { time_sensitive: true }, options: { confidence_threshold: 0.5 } })).json.data;
+    expect(timely.validation_result).to.be.oneOf(['FALSE', 'LIKELY_FALSE']);
+    const items = Object.values(timely.evidence).flat() as { source: string; outdated: boolean; published_date: string }[];
+    const old = items.find((i) => i.source === 'https://athletics-2008.example.org/record')!;
+    expect(old).to.include({ outdated: true, published_date: '2008-08-17T00:00:00.000Z' });
+    expect(items.find((i) => i.source === 'https://athletics-now.example.org/record')!.outdated).to.equal(false);
   });
 
   it('refuses a claim with nothing checkable in it', async () => {

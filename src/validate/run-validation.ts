@@ -14,6 +14,9 @@ import type { EvidenceItem, ValidateJob, ValidationResult } from './types.js';
 
 export type ValidateDeps = EvidenceDeps;
 
+/** With context.time_sensitive, evidence published longer ago than this is outdated. */
+const OUTDATED_AFTER_MS = 365 * 24 * 60 * 60 * 1000;
+
 /** Kept from the time limit for judging once gathering is cut off (at most 2 s). */
 const RESERVE_SHARE = 0.25;
 const MAX_RESERVE_MS = 2000;
@@ -36,12 +39,18 @@ export async function runValidation(deps: ValidateDeps, mode: KeyMode, job: Vali
 
   const primary = readable.map((s) => isPrimarySource(request.claim, s, deps.config.search.authority));
   const requirePrimary = request.options.require_primary_sources;
+  const timeSensitive = request.context?.time_sensitive === true;
+  const outdated = readable.map((s) => timeSensitive && s.publishedAt !== null && started - s.publishedAt > OUTDATED_AFTER_MS);
+  const allowed = readable.map((_, i) => !requirePrimary || primary[i]!);
+  // When time matters, recent evidence decides; outdated evidence only when there is nothing newer.
+  const recent = allowed.map((ok, i) => ok && !outdated[i]);
+  const eligible = recent.some(Boolean) ? recent : allowed;
   const judged = await deps.pool.run('judgeClaim', {
     claim: request.claim,
     language: weights.language,
     termWeights: weights.termWeights,
     sources: readable.map((s) => ({ passages: s.passages.map((p) => p.text) })),
-    ...(requirePrimary ? { eligible: primary } : {}),
+    eligible,
   });
   const evidenceItems: ValidationResult['evidence'] = { supporting: [], contradicting: [], neutral: [] };
   const merged: ValidationResult['metadata']['sources_merged'] = [];
@@ -58,6 +67,8 @@ export async function runValidation(deps: ValidateDeps, mode: KeyMode, job: Vali
       authority_score: round(authorityScore(candidate, deps.config.search.authority)),
       snippet: source.snippet,
       primary: primary[i]!,
+      ...(candidate.publishedAt !== null ? { published_date: new Date(candidate.publishedAt).toISOString() } : {}),
+      ...(timeSensitive ? { outdated: outdated[i]! } : {}),
     };
     const bucket = source.stance === 'supports' ? 'supporting' : source.stance === 'contradicts' ? 'contradicting' : 'neutral';
     evidenceItems[bucket].push(item);

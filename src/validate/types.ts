@@ -23,6 +23,10 @@ export interface EvidenceItem {
   snippet: string;
   /** Whether it is a primary source for the claim (see primary.ts). */
   primary: boolean;
+  /** When the source was published, where known. */
+  published_date?: string;
+  /** With context.time_sensitive: published over a year ago. */
+  outdated?: boolean;
 }
 
 export type ValidationLabel = 'VERIFIED' | 'LIKELY_TRUE' | 'DISPUTED' | 'LIKELY_FALSE' | 'FALSE' | 'UNVERIFIED' | 'OPINION';

@@ -37,7 +37,7 @@ export interface JudgeClaimInput {
   termWeights: Record<string, number>;
   /** Each source's text, as passages (index passages, or a page's text split into passages). */
   sources: { passages: string[] }[];
-  /** Which sources may decide the verdict (options.require_primary_sources); all when absent. */
+  /** Which sources may decide the verdict (primary ones, recent ones); all when absent. */
   eligible?: boolean[];
 }
 
