@@ -24,6 +24,11 @@ const CORPUS = [
     content: 'Water ice at the lunar south pole was confirmed by NASA, fans of the mission report.' },
   { url: 'https://rumours.example.net/mars', title: 'Mars rumours', language: 'en',
     content: 'Liquid water flows on the surface of Mars every summer, bloggers say.' },
+  // One finding, from a journal of record and from a blog.
+  { url: 'https://www.nejm.org/statins', title: 'Statins and heart attacks', language: 'en',
+    content: 'In a randomised trial, statin therapy lowered the rate of heart attacks in adults with high cholesterol.' },
+  { url: 'https://healthtips.example.com/statins', title: 'Do statins work?', language: 'en',
+    content: 'Statin therapy lowered the rate of heart attacks in adults with high cholesterol, a blogger writes after reading the trial.' },
   // The same record, as it stood in 2008 and as it stands now.
   { url: 'https://athletics-2008.example.org/record', title: 'Sprint records', language: 'en', published_date: '2008-08-17T00:00:00Z',
     content: 'The world record for the men\'s 100 metres sprint is 9.69 seconds, set in Beijing.' },
@@ -211,6 +216,22 @@ describe('POST /v1/validate', function () {
     const old = items.find((i) => i.source === 'https://athletics-2008.example.org/record')!;
     expect(old).to.include({ outdated: true, published_date: '2008-08-17T00:00:00.000Z' });
     expect(items.find((i) => i.source === 'https://athletics-now.example.org/record')!.outdated).to.equal(false);
+  });
+
+  it('trusts the publishers of the claim\'s subject (context.domain) more', async () => {
+    const claimText = 'Statin therapy lowers the rate of heart attacks in adults with high cholesterol.';
+    const authority = async (context?: Record<string, unknown>) => {
+      const data = (await validate({ claim: claimText, ...(context ? { context } : {}) })).json.data;
+      const items = Object.values(data.evidence).flat() as { source: string; authority_score: number; primary: boolean }[];
+      return { journal: items.find((i) => i.source === 'https://www.nejm.org/statins')!, blog: items.find((i) => i.source === 'https://healthtips.example.com/statins')! };
+    };
+    const plain = await authority();
+    expect(plain.journal).to.include({ authority_score: 0.5, primary: false });
+    const medical = await authority({ domain: 'Medicine' });
+    expect(medical.journal).to.include({ authority_score: 0.9, primary: true });
+    expect(medical.blog).to.include({ authority_score: 0.5, primary: false });
+    // An alias names the same subject.
+    expect((await authority({ domain: 'health' })).journal.authority_score).to.equal(0.9);
   });
 
   it('refuses a claim with nothing checkable in it', async () => {

@@ -29,8 +29,10 @@ export interface Evidence {
 
 export async function gatherEvidence(deps: EvidenceDeps, mode: KeyMode, request: ValidateRequest, signal: AbortSignal): Promise<Evidence> {
   const limit = request.options.max_sources;
+  // The subject (context.domain) joins the index query: documents about it rank higher.
+  const query = request.context?.domain ? `${request.claim} ${request.context.domain}` : request.claim;
   if (!request.sources?.length) {
-    return { sources: await indexCandidates(deps.index, mode, request.claim, { documents: limit }), failed: [], cut: 0 };
+    return { sources: await indexCandidates(deps.index, mode, query, { documents: limit }), failed: [], cut: 0 };
   }
   const failed: Evidence['failed'] = [];
   let cut = 0;
@@ -39,7 +41,7 @@ export async function gatherEvidence(deps: EvidenceDeps, mode: KeyMode, request:
     try {
       if (!isUrl(source)) {
         const domain = source.toLowerCase().replace(/\.$/, '');
-        const candidates = await indexCandidates(deps.index, mode, request.claim, { documents: limit, domains: { include: [domain] } });
+        const candidates = await indexCandidates(deps.index, mode, query, { documents: limit, domains: { include: [domain] } });
         if (candidates.length === 0) failed.push({ source, reason: 'nothing about the claim in the index for this domain' });
         return candidates;
       }

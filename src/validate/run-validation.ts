@@ -9,6 +9,7 @@ import type { KeyMode } from '../auth/keys.repository.js';
 import { gatherEvidence, type EvidenceDeps } from './gather-evidence.js';
 import { authorityScore } from './authority.js';
 import { isPrimarySource } from './primary.js';
+import { subjectAuthorities } from './subjects.js';
 import { resultLabels } from './labels.js';
 import type { EvidenceItem, ValidateJob, ValidationResult } from './types.js';
 
@@ -37,7 +38,9 @@ export async function runValidation(deps: ValidateDeps, mode: KeyMode, job: Vali
   if (evidence.cut > 0) throw new ApiError('VALIDATION_TIMEOUT', { sources_checked: requested - evidence.cut, sources_pending: evidence.cut });
   if (readable.length === 0) throw new ApiError('INSUFFICIENT_SOURCES', { sources_found: 0, sources_required: 1 });
 
-  const primary = readable.map((s) => isPrimarySource(request.claim, s, deps.config.search.authority));
+  // The operator's list first, then the publishers trusted in the claim's subject.
+  const authorities = [...deps.config.search.authority, ...subjectAuthorities(request.context?.domain)];
+  const primary = readable.map((s) => isPrimarySource(request.claim, s, authorities));
   const requirePrimary = request.options.require_primary_sources;
   const timeSensitive = request.context?.time_sensitive === true;
   const outdated = readable.map((s) => timeSensitive && s.publishedAt !== null && started - s.publishedAt > OUTDATED_AFTER_MS);
@@ -64,7 +67,7 @@ export async function runValidation(deps: ValidateDeps, mode: KeyMode, job: Vali
     const item: EvidenceItem = {
       source: candidate.url,
       confidence: round(source.confidence),
-      authority_score: round(authorityScore(candidate, deps.config.search.authority)),
+      authority_score: round(authorityScore(candidate, authorities)),
       snippet: source.snippet,
       primary: primary[i]!,
       ...(candidate.publishedAt !== null ? { published_date: new Date(candidate.publishedAt).toISOString() } : {}),
