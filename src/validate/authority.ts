@@ -1,4 +1,5 @@
 import type { SourceCandidate } from '../../workers/pool/rank-sources.js';
+import { withinDomain } from '../index/domain.js';
 import { INSTITUTIONAL } from './primary.js';
 
 /**
@@ -8,7 +9,7 @@ import { INSTITUTIONAL } from './primary.js';
  */
 export function authorityScore(candidate: Pick<SourceCandidate, 'domain' | 'authority'>, configured: readonly { domain: string; weight: number }[]): number {
   const domain = candidate.domain.toLowerCase();
-  const listed = configured.find((a) => domain === a.domain || domain.endsWith(`.${a.domain}`));
+  const listed = configured.find((a) => withinDomain(domain, a.domain));
   if (listed) return listed.weight;
   if (candidate.authority !== null) return candidate.authority;
   return INSTITUTIONAL.test(domain) ? 0.8 : 0.5;

@@ -8,7 +8,8 @@ export const MIN_CLAIM_TERMS = 2;
 /**
  * Whether a claim says too little to be checked (CLAIM_TOO_VAGUE): fewer than MIN_CLAIM_TERMS
  * distinct terms once stop words are dropped, as the index analyses text. "It is true." and
- * "Things happen." have one or none; "Aspirin thins blood." has three.
+ * "This is it!" have one or none; "Aspirin thins blood." has three. The rule counts words, not
+ * meaning: "Things happen." has two and passes.
  */
 export function isTooVague(claim: string): boolean {
   const language = analysisLanguage(claim, null);

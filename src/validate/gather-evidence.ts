@@ -9,6 +9,7 @@ import type { KeyMode } from '../auth/keys.repository.js';
 import { indexCandidates } from '../search/index-candidates.js';
 import { readPage, type DeepSearchDeps } from '../search/deep-search.js';
 import type { DocumentIndex } from '../index/types.js';
+import { hostOf } from '../index/domain.js';
 import type { SourceCandidate } from '../../workers/pool/rank-sources.js';
 import type { ValidateRequest } from './types.js';
 
@@ -62,7 +63,7 @@ function isUrl(source: string): boolean {
 /** A page known by its URL only, as readPage fills it in. */
 function stub(url: string): SourceCandidate {
   return {
-    url, title: '', domain: new URL(url).hostname.toLowerCase(), publishedAt: null, fetchedAt: 0, country: null,
+    url, title: '', domain: hostOf(url), publishedAt: null, fetchedAt: 0, country: null,
     authority: null, passages: [], length: null, origin: 'live',
   };
 }

@@ -1,4 +1,5 @@
 import type { SourceCandidate } from '../../workers/pool/rank-sources.js';
+import { withinDomain } from '../index/domain.js';
 
 /** Host labels that name no one: prefixes, public suffixes and generic site words. */
 const GENERIC_LABELS = new Set(['www', 'm', 'en', 'com', 'org', 'net', 'gov', 'edu', 'int', 'mil', 'co', 'ac', 'blog', 'news', 'info', 'example']);
@@ -18,7 +19,7 @@ export const INSTITUTIONAL = /\.(gov|edu|int|mil)(\.[a-z]{2})?$|\.(gov|ac|edu)\.
 export function isPrimarySource(claim: string, candidate: Pick<SourceCandidate, 'domain'>, configured: readonly { domain: string; weight: number }[]): boolean {
   const domain = candidate.domain.toLowerCase();
   if (INSTITUTIONAL.test(domain)) return true;
-  if (configured.some((a) => a.weight >= 0.9 && (domain === a.domain || domain.endsWith(`.${a.domain}`)))) return true;
+  if (configured.some((a) => a.weight >= 0.9 && withinDomain(domain, a.domain))) return true;
   const words = new Set(claim.match(/[\p{L}\p{N}]+/gu) ?? []);
   const lowerWords = new Set([...words].map((w) => w.toLowerCase()));
   return domain.split('.').filter((label) => label.length >= 3 && !GENERIC_LABELS.has(label))
