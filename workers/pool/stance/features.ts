@@ -34,10 +34,9 @@ export const FEATURES = [
  * (term coverage weighted by idf, and adjacent term pairs), and, scaled by that coverage, the
  * cues on which a sentence about the claim agrees or disagrees with it: negation, direction
  * words, the polarity they make together, and the quantities stated (a number of the same unit
- * with another value conflicts).
+ * with another value conflicts). `terms`: the sentence's analysed terms, when the caller has them.
  */
-export function pairFeatures(claim: AnalysedClaim, sentence: string, language: string | null): number[] {
-  const terms = analyze(sentence, language);
+export function pairFeatures(claim: AnalysedClaim, sentence: string, language: string | null, terms = analyze(sentence, language)): number[] {
   const present = new Set(terms);
   let covered = 0;
   for (const [term, weight] of claim.weights) if (present.has(term)) covered += weight;

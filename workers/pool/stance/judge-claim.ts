@@ -1,12 +1,15 @@
 import { analyze } from '../analysis/analyze.js';
 import { splitSentences } from '../analysis/passages.js';
 import { hammingDistance, simhashBands } from '../simhash.js';
-import { analyseClaim, pairFeatures } from './features.js';
+import { analyseClaim, FEATURES, pairFeatures } from './features.js';
 import { checkModel, stanceProbabilities, type Stance } from './model.js';
 import { STANCE_MODEL, VERDICT_THRESHOLDS } from './model-weights.js';
-import { claimVerdict, type ClaimVerdict, type VerdictThresholds } from './verdict.js';
+import { claimVerdict, type ClaimVerdict } from './verdict.js';
 
 const MODEL = checkModel(STANCE_MODEL);
+const COVERAGE = FEATURES.indexOf('coverage');
+/** The coverage when the sentence's quantities conflict with the claim's, else 0. */
+const NUMBER_CONFLICT = FEATURES.indexOf('number conflict');
 
 /**
  * Sources the verdict is drawn from: the first ones in the order given (the index's ranking, or
@@ -64,26 +67,26 @@ export interface JudgeClaimOutput {
 
 /** Every sentence of every source judged against the claim; a stance per source and the claim's verdict. */
 export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
-  const thresholds = VERDICT_THRESHOLDS;
   const claim = analyseClaim(input.claim, input.language, input.termWeights);
   const judged = input.sources.map((source) => {
     const sentences = source.passages.flatMap((p) => splitSentences(p, input.language)).slice(0, MAX_SENTENCES);
     const scored = sentences.map((text) => {
-      const features = pairFeatures(claim, text, input.language);
+      const terms = analyze(text, input.language);
+      const features = pairFeatures(claim, text, input.language, terms);
       const probabilities = stanceProbabilities(MODEL, features);
-      // FEATURES order: [1] coverage, [8] number conflict (the coverage when quantities conflict).
-      if (features[8]! >= QUANTITY_CONFLICT_COVERAGE && probabilities[0]! > probabilities[1]!) {
+      if (features[NUMBER_CONFLICT]! >= QUANTITY_CONFLICT_COVERAGE && probabilities[0]! > probabilities[1]!) {
         [probabilities[0], probabilities[1]] = [probabilities[1]!, probabilities[0]!];
       }
-      return { text, relevance: features[1]!, probabilities };
+      return { text, terms, relevance: features[COVERAGE]!, probabilities };
     });
-    return { scored, judged: judgeSource(scored, thresholds) };
+    return { scored, judged: judgeSource(scored) };
   });
-  const copies = copiesOf(input.sources.map((source) => analyze(source.passages.join('\n'), input.language)));
+  // The terms already analysed for judging (the first MAX_SENTENCES sentences) tell copies apart.
+  const copies = copiesOf(judged.map((j) => j.scored.flatMap((s) => s.terms)));
   const decisive = judged.map((_, i) => i).filter((i) => judged[i]!.scored.length > 0 && copies[i] === null && (input.eligible?.[i] ?? true)).slice(0, VERDICT_SOURCES);
   const probabilities = decisive.flatMap((i) => judged[i]!.scored.map((s) => s.probabilities));
   return {
-    verdict: claimVerdict(probabilities, thresholds),
+    verdict: claimVerdict(probabilities, VERDICT_THRESHOLDS),
     support: Math.max(0, ...decisive.map((i) => judged[i]!.judged.support)),
     contradiction: Math.max(0, ...decisive.map((i) => judged[i]!.judged.contradiction)),
     sources: judged.map((j, i) => ({ ...j.judged, copyOf: copies[i]! })),
@@ -103,18 +106,19 @@ function copiesOf(texts: readonly string[][]): (number | null)[] {
 
 interface ScoredSentence {
   text: string;
+  terms: string[];
   relevance: number;
   probabilities: number[];
 }
 
-function judgeSource(scored: readonly ScoredSentence[], thresholds: VerdictThresholds): Omit<JudgedSource, 'copyOf'> {
+function judgeSource(scored: readonly ScoredSentence[]): Omit<JudgedSource, 'copyOf'> {
   const best = (index: number) => scored.reduce<ScoredSentence | undefined>((top, s) => (!top || s.probabilities[index]! > top.probabilities[index]! ? s : top), undefined);
   const supporting = best(0);
   const contradicting = best(1);
   const closest = scored.reduce<ScoredSentence | undefined>((top, s) => (!top || s.relevance > top.relevance ? s : top), undefined);
   const support = supporting?.probabilities[0] ?? 0;
   const contradiction = contradicting?.probabilities[1] ?? 0;
-  const verdict = claimVerdict(scored.map((s) => s.probabilities), thresholds);
+  const verdict = claimVerdict(scored.map((s) => s.probabilities), VERDICT_THRESHOLDS);
   const key = verdict === 'SUPPORT' ? supporting! : verdict === 'CONTRADICT' ? contradicting! : closest;
   return {
     stance: verdict === 'SUPPORT' ? 'supports' : verdict === 'CONTRADICT' ? 'contradicts' : 'neutral',
