@@ -28,6 +28,11 @@ export interface Evidence {
   cut: number;
 }
 
+/** How many sources a validation sets out to check: the given ones up to max_sources, else (none given) max_sources from the index. */
+export function sourcesToCheck(request: ValidateRequest): number {
+  return request.sources?.length ? Math.min(request.sources.length, request.options.max_sources) : request.options.max_sources;
+}
+
 export async function gatherEvidence(deps: EvidenceDeps, mode: KeyMode, request: ValidateRequest, signal: AbortSignal): Promise<Evidence> {
   const limit = request.options.max_sources;
   // The subject (context.domain) joins the index query: documents about it rank higher.

@@ -6,7 +6,7 @@
  */
 import { ApiError } from '../http/errors.js';
 import type { KeyMode } from '../auth/keys.repository.js';
-import { gatherEvidence, type EvidenceDeps } from './gather-evidence.js';
+import { gatherEvidence, sourcesToCheck, type EvidenceDeps } from './gather-evidence.js';
 import { authorityScore } from './authority.js';
 import { isPrimarySource } from './primary.js';
 import { subjectAuthorities } from './subjects.js';
@@ -25,7 +25,7 @@ const MAX_RESERVE_MS = 2000;
 export async function runValidation(deps: ValidateDeps, mode: KeyMode, job: ValidateJob): Promise<ValidationResult> {
   const started = Date.now();
   const { request } = job;
-  const requested = request.sources?.slice(0, request.options.max_sources).length ?? 0;
+  const requested = sourcesToCheck(request);
   if (started >= job.deadline) throw new ApiError('VALIDATION_TIMEOUT', { sources_checked: 0, sources_pending: requested });
   const reserve = Math.min(MAX_RESERVE_MS, request.options.timeout * 1000 * RESERVE_SHARE);
   const gathering = AbortSignal.timeout(Math.max(0, Math.floor(job.deadline - reserve - started)));

@@ -4,6 +4,7 @@ import { arrivedAt, respond } from '../context.js';
 import { runJob } from '../../queue/run-job.js';
 import { sha256Hex } from '../../storage/hash.js';
 import { isTooVague } from '../../validate/claim-check.js';
+import { sourcesToCheck } from '../../validate/gather-evidence.js';
 import type { ValidateJob, ValidateRequest, ValidationResult } from '../../validate/types.js';
 import type { Route } from './route.js';
 
@@ -28,7 +29,7 @@ export const postValidate: Route = {
     const principal = ctx.state.principal!;
     ctx.state.audit = { claim_hash: `sha256:${sha256Hex(request.claim)}` };
     const deadline = arrived + request.options.timeout * 1000;
-    const requested = request.sources?.slice(0, request.options.max_sources).length ?? request.options.max_sources;
+    const requested = sourcesToCheck(request);
     const result = await runJob<ValidateJob, ValidationResult>(
       deps.queues.validate,
       deps.queueEvents.validate,
