@@ -21,6 +21,19 @@ export function indexDocument(doc: SciFactDocument): IndexDocumentInput {
   };
 }
 
+/**
+ * A SciFact abstract as POST /v1/index/documents takes it, under https://scifact.bench/<id>:
+ * bench/search and bench/validate load the same database, so they must write the same documents.
+ */
+export function apiDocument(doc: SciFactDocument): { url: string; title: string; content: string; language: string } {
+  return { url: `https://scifact.bench/${doc.id}`, title: doc.title || doc.id, content: doc.sentences.join(' '), language: 'en' };
+}
+
+/** The SciFact id of a document URL (https://scifact.bench/<id>, or a page URL ending in the id). */
+export function scifactId(url: string): string {
+  return url.slice(url.lastIndexOf('/') + 1);
+}
+
 export function loadCorpus(): SciFactDocument[] {
   return gunzipSync(fs.readFileSync(path.join(DIR, 'corpus.jsonl.gz'))).toString('utf8')
     .split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line) as SciFactDocument);

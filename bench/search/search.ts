@@ -27,7 +27,7 @@ import { createLogger } from '../../src/log/logger.js';
 import { startService, type RunningService } from '../../src/service.js';
 import { testEnv, TEST_KEY } from '../../test/helpers/service.js';
 import { freshDatabase } from '../../test/helpers/database.js';
-import { loadCorpus, loadQrels, loadQueries, ndcgAt, recallAt } from '../index/scifact.js';
+import { apiDocument, loadCorpus, loadQrels, loadQueries, ndcgAt, recallAt, scifactId } from '../index/scifact.js';
 import { unlimitedPlan } from '../unlimited-plan.js';
 import { percentile } from '../percentile.js';
 
@@ -35,7 +35,6 @@ const args = process.argv.slice(2);
 const REUSE = args.includes('--reuse');
 const MILLION = args.includes('--million') ? args[args.indexOf('--million') + 1] : undefined;
 const DATABASE_NAME = process.env.SEARCH_BENCH_DATABASE ?? 'sev_bench_search';
-const HOST = 'scifact.bench';
 const BATCH = 50;
 
 const plan = unlimitedPlan();
@@ -72,7 +71,7 @@ async function load(bench: Bench): Promise<void> {
   const started = performance.now();
   const batches: Record<string, string>[][] = [];
   for (let i = 0; i < corpus.length; i += BATCH) {
-    batches.push(corpus.slice(i, i + BATCH).map((doc) => ({ url: `https://${HOST}/${doc.id}`, title: doc.title || doc.id, content: doc.sentences.join(' '), language: 'en' })));
+    batches.push(corpus.slice(i, i + BATCH).map(apiDocument));
   }
   await Promise.all(Array.from({ length: 4 }, async () => {
     for (let batch = batches.shift(); batch; batch = batches.shift()) await post(bench, '/v1/index/documents', { documents: batch });
@@ -80,7 +79,6 @@ async function load(bench: Bench): Promise<void> {
   console.log(`SciFact loaded through POST /v1/index/documents: ${corpus.length} documents in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
 
-const docId = (url: string) => url.slice(url.lastIndexOf('/') + 1);
 
 async function quality(bench: Bench): Promise<void> {
   const queries = loadQueries();
@@ -102,7 +100,7 @@ async function quality(bench: Bench): Promise<void> {
       failures++;
       continue;
     }
-    const ranked = (answer.data.sources as { url: string }[]).map((s) => docId(s.url));
+    const ranked = (answer.data.sources as { url: string }[]).map((s) => scifactId(s.url));
     ndcg += ndcgAt(ranked, relevant, 10);
     recall += recallAt(ranked, relevant, 10);
     const cited = (answer.data.summary.sentences as { citations: number[] }[]).flatMap((s) => s.citations);

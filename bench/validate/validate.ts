@@ -26,7 +26,7 @@ import { createLogger } from '../../src/log/logger.js';
 import { startService } from '../../src/service.js';
 import { testEnv, TEST_KEY } from '../../test/helpers/service.js';
 import { freshDatabase } from '../../test/helpers/database.js';
-import { loadCorpus } from '../index/scifact.js';
+import { apiDocument, loadCorpus, scifactId } from '../index/scifact.js';
 import { unlimitedPlan } from '../unlimited-plan.js';
 import { percentile } from '../percentile.js';
 import { classification, loadClaims, type ClaimLabel, type SciFactClaim } from './scifact-claims.js';
@@ -35,7 +35,6 @@ const REUSE = process.argv.includes('--reuse');
 // --split train measures on the training claims instead: for choices made without looking at dev.
 const SPLIT = process.argv.includes('--split') ? process.argv[process.argv.indexOf('--split') + 1] as 'train' | 'dev' : 'dev';
 const DATABASE_NAME = process.env.SEARCH_BENCH_DATABASE ?? 'sev_bench_search';
-const HOST = 'scifact.bench';
 const CONCURRENCY = 4;
 
 const plan = unlimitedPlan();
@@ -58,7 +57,7 @@ const corpus = loadCorpus();
 if (!REUSE) {
   const started = performance.now();
   for (let i = 0; i < corpus.length; i += 50) {
-    const documents = corpus.slice(i, i + 50).map((doc) => ({ url: `https://${HOST}/${doc.id}`, title: doc.title || doc.id, content: doc.sentences.join(' '), language: 'en' }));
+    const documents = corpus.slice(i, i + 50).map(apiDocument);
     await post('/v1/index/documents', { documents }, key);
   }
   console.log(`SciFact loaded through POST /v1/index/documents: ${corpus.length} documents in ${((performance.now() - started) / 1000).toFixed(0)} s`);
@@ -104,7 +103,7 @@ async function run(name: string, body: (claim: SciFactClaim) => Record<string, u
   const found = withEvidence.filter((r) => {
     if (!r.answer.success) return false;
     const items = [...r.answer.data.evidence.supporting, ...r.answer.data.evidence.contradicting, ...r.answer.data.evidence.neutral] as { source: string }[];
-    return items.some((item) => Object.keys(r.claim.evidence).includes(item.source.slice(item.source.lastIndexOf('/') + 1)));
+    return items.some((item) => Object.keys(r.claim.evidence).includes(scifactId(item.source)));
   });
   const latencies = results.map((r) => r.ms).sort((a, b) => a - b);
   const errors = results.filter((r) => !r.answer.success).map((r) => r.answer.error.code as string);
