@@ -234,6 +234,21 @@ describe('POST /v1/validate', function () {
     expect((await authority({ domain: 'health' })).journal.authority_score).to.equal(0.9);
   });
 
+  it('answers VALIDATION_TIMEOUT shortly after the deadline when no worker takes the job', async () => {
+    // An API process alone, on a queue of its own: nothing will ever answer the job.
+    const api = await startTestService({}, 'api');
+    try {
+      const started = Date.now();
+      const response = await call(api.url, '/v1/validate', { body: { claim, options: { timeout: 1, max_sources: 4 } } });
+      expect(Date.now() - started).to.be.within(1000, 6000);
+      expect(response.status).to.equal(422);
+      expect(response.json.error.code).to.equal('VALIDATION_TIMEOUT');
+      expect(response.json.error.details).to.deep.equal({ sources_checked: 0, sources_pending: 4 });
+    } finally {
+      await api.close();
+    }
+  });
+
   it('refuses a claim with nothing checkable in it', async () => {
     for (const vague of ['It is true.', 'This is it!']) {
       const response = await validate({ claim: vague });
