@@ -10,6 +10,9 @@ const NEGATIONS = new Set([
   "aren't", "wasn't", "weren't", "won't", "wouldn't", "shouldn't", "couldn't", "hasn't", "haven't", "hadn't",
   'lack', 'lacks', 'lacked', 'lacking', 'absence', 'absent', 'fail', 'fails', 'failed', 'unable', 'nothing',
   'unrelated', 'independent', 'insignificant', 'unaffected', 'unchanged',
+  // Adjectives that deny their stem: "ineffective" says what "not effective" says.
+  'ineffective', 'ineffectual', 'inaccurate', 'inadequate', 'insufficient', 'incapable', 'unreliable', 'unnecessary',
+  'unsuccessful', 'undetectable', 'irrelevant', 'impossible', 'nonsignificant', 'unaltered',
 ]);
 
 /**
@@ -25,7 +28,10 @@ const UP = [
   'upregulates', 'upregulated', 'upregulation', 'improve', 'improves', 'improved', 'accelerate', 'accelerates',
   'accelerated', 'stimulate', 'stimulates', 'stimulated', 'boost', 'boosts', 'augment', 'augments', 'augmented',
   'gain', 'gains', 'larger', 'longer', 'positive', 'positively', 'exacerbate', 'exacerbates', 'amplify', 'amplifies',
-  'excess', 'overexpression', 'overexpressed',
+  'excess', 'overexpression', 'overexpressed', 'encourage', 'encourages', 'encouraged', 'exceed', 'exceeds', 'exceeded',
+  'faster', 'heavier', 'prolong', 'prolongs', 'prolonged', 'strengthen', 'strengthens', 'strengthened', 'overestimate',
+  'overestimates', 'overestimated', 'restore', 'restores', 'restored', 'facilitate', 'facilitates', 'facilitated',
+  'potentiate', 'potentiates', 'potentiated', 'better', 'beneficial', 'benefit', 'benefits',
 ];
 const DOWN = [
   'decrease', 'decreases', 'decreased', 'decreasing', 'reduce', 'reduces', 'reduced', 'reducing', 'reduction', 'lower',
@@ -35,7 +41,12 @@ const DOWN = [
   'diminish', 'diminishes', 'diminished', 'prevent', 'prevents', 'prevented', 'block', 'blocks', 'blocked', 'slow',
   'slows', 'slowed', 'loss', 'lose', 'loses', 'lost', 'smaller', 'shorter', 'negative', 'negatively', 'drop', 'drops',
   'dropped', 'fall', 'falls', 'fell', 'deficiency', 'deficient', 'depletion', 'depleted',
-  'knockdown', 'knockout',
+  'knockdown', 'knockout', 'worsen', 'worsens', 'worsened', 'worse', 'impede', 'impedes', 'impeded', 'deactivate',
+  'deactivates', 'deactivated', 'disrupt', 'disrupts', 'disrupted', 'hinder', 'hinders', 'hindered', 'hamper', 'hampers',
+  'hampered', 'abolish', 'abolishes', 'abolished', 'abrogate', 'abrogates', 'abrogated', 'eliminate', 'eliminates',
+  'eliminated', 'weaken', 'weakens', 'weakened', 'underestimate', 'underestimates', 'underestimated', 'slower',
+  'shorten', 'shortens', 'shortened', 'delay', 'delays', 'delayed', 'dampen', 'dampens', 'dampened', 'detrimental',
+  'harm', 'harms', 'harmful', 'damage', 'damages', 'damaged', 'poor', 'poorly',
 ];
 for (const word of UP) DIRECTIONS.set(word, 1);
 for (const word of DOWN) DIRECTIONS.set(word, -1);

@@ -6,12 +6,12 @@ export const STANCE_MODEL: StanceModel = {
   features: ['bias', 'coverage', 'coverage squared', 'bigrams', 'negation mismatch', 'direction mismatch', 'direction agreement', 'polarity mismatch', 'number conflict', 'number shared', 'sentence hedged', 'sentence negated', 'claim negated'],
   weights: [
     // supports
-    [-0.3639, 1.6376, 0.3606, -0.054, -0.3443, -1.021, 0.3569, -0.4944, 0.0142, 0.0773, -0.0977, 0.7221, -0.3574],
+    [-0.3242, 1.7067, 0.3489, -0.0425, -0.4552, -1.1089, 0.3036, -0.5808, -0.0112, 0.0606, -0.0918, 0.796, -0.4704],
     // contradicts
-    [-0.4719, 0.8009, 0.0904, 0.1915, 0.4308, 1.5795, 0.2406, 0.4704, -0.1994, 0.0629, 0.1035, 0.2001, 0.5996],
+    [-0.5414, 0.6818, 0.064, 0.1709, 0.4613, 1.7942, 0.3135, 0.6701, -0.1688, 0.0832, 0.0923, 0.1782, 0.7794],
     // neutral
-    [0.8358, -2.4385, -0.451, -0.1375, -0.0865, -0.5586, -0.5975, 0.024, 0.1852, -0.1402, -0.0059, -0.9222, -0.2422],
+    [0.8656, -2.3885, -0.4128, -0.1284, -0.0061, -0.6853, -0.617, -0.0893, 0.18, -0.1438, -0.0005, -0.9742, -0.309],
   ],
 };
 
-export const VERDICT_THRESHOLDS: VerdictThresholds = { minimum: 0.5, contradictionMargin: 0.8 };
+export const VERDICT_THRESHOLDS: VerdictThresholds = { minimum: 0.525, contradictionMargin: 1 };
