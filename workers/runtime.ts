@@ -51,12 +51,14 @@ export function startWorkers(deps: WorkerDeps): RunningWorkers {
     config: deps.config, pool: deps.pool, db: deps.db, fetchLimit, metrics: deps.metrics, index: deps.index, logger: deps.logger,
     gate: new HostGate(deps.redis, deps.config.queuePrefix), connection: deps.connection, prefix: deps.config.queuePrefix,
   });
+  // One engine client for search and validation: they share its circuit breaker.
+  const searxng = createSearxngClient(deps.config, deps.metrics);
   const processors: Partial<Record<QueueName, Processor>> = {
     search: createSearchProcessor({
       config: deps.config, pool: deps.pool, index: deps.index, fetchLimit, metrics: deps.metrics, logger: deps.logger,
-      searxng: createSearxngClient(deps.config, deps.metrics), summarizer: createChatCompletionsSummarizer(deps.config, deps.metrics),
+      searxng, summarizer: createChatCompletionsSummarizer(deps.config, deps.metrics),
     }) as Processor,
-    validate: createValidateProcessor({ config: deps.config, pool: deps.pool, index: deps.index, fetchLimit, metrics: deps.metrics }) as Processor,
+    validate: createValidateProcessor({ config: deps.config, pool: deps.pool, index: deps.index, fetchLimit, metrics: deps.metrics, searxng }) as Processor,
     extract: createExtractProcessor({ config: deps.config, pool: deps.pool, db: deps.db, fetchLimit, metrics: deps.metrics, index: deps.index }) as Processor,
     index: createIndexProcessor({ index: deps.index, pool: deps.pool }) as Processor,
     crawl: crawl.processor as Processor,

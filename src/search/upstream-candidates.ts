@@ -6,6 +6,7 @@
 import type { SearchRequest } from './types.js';
 import type { SearxngClient } from './upstream/searxng.js';
 import { applyResultFilters } from './upstream/result-filters.js';
+import type { UpstreamResult } from './upstream/upstream-result.js';
 import type { SourceCandidate } from '../../workers/pool/rank-sources.js';
 
 export interface UpstreamCandidates {
@@ -31,18 +32,23 @@ export async function upstreamCandidates(client: SearxngClient | undefined, requ
   }, now);
   return {
     cut: false,
-    candidates: kept.map((result) => ({
-      url: result.url,
-      title: result.title,
-      domain: result.domain,
-      publishedAt: result.publishedDate?.getTime() ?? null,
-      // Found now: an undated result is judged by this moment, as recency promises.
-      fetchedAt: now.getTime(),
-      country: null,
-      authority: null,
-      passages: result.snippet ? [{ text: result.snippet, score: null, first: true }] : [],
-      length: null,
-      origin: 'upstream' as const,
-    })),
+    candidates: kept.map((result) => upstreamCandidate(result, now)),
+  };
+}
+
+/** An engine's result as a candidate: its snippet is the only passage until the page is read. */
+export function upstreamCandidate(result: UpstreamResult, now: Date): SourceCandidate {
+  return {
+    url: result.url,
+    title: result.title,
+    domain: result.domain,
+    publishedAt: result.publishedDate?.getTime() ?? null,
+    // Found now: an undated result is judged by this moment, as recency promises.
+    fetchedAt: now.getTime(),
+    country: null,
+    authority: null,
+    passages: result.snippet ? [{ text: result.snippet, score: null, first: true }] : [],
+    length: null,
+    origin: 'upstream',
   };
 }

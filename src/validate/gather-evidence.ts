@@ -1,7 +1,8 @@
 /**
  * The sources a claim is judged on. Without `sources`, the index's best documents for the claim
- * (as search finds them); with them, each URL read live through the shared fetcher and cleaned
- * in the pool (at most SOURCES_PARALLEL at once), and each bare domain searched in the index
+ * (as search finds them) and, when an upstream engine is configured, the engine's results, each
+ * page read live; with them, each URL read live through the shared fetcher and cleaned in the
+ * pool (at most SOURCES_PARALLEL at once), and each bare domain searched in the index
  * restricted to that domain. A source that cannot be read is reported, never fatal.
  */
 import pLimit from 'p-limit';
@@ -10,11 +11,15 @@ import { indexCandidates } from '../search/index-candidates.js';
 import { readPage, type DeepSearchDeps } from '../search/deep-search.js';
 import type { DocumentIndex } from '../index/types.js';
 import { hostOf } from '../index/domain.js';
+import { upstreamCandidate } from '../search/upstream-candidates.js';
+import type { SearxngClient, SearxngFailure } from '../search/upstream/searxng.js';
 import type { SourceCandidate } from '../../workers/pool/rank-sources.js';
 import type { ValidateRequest } from './types.js';
 
 export interface EvidenceDeps extends DeepSearchDeps {
   index: DocumentIndex;
+  /** The upstream engine, when one is configured (SEARXNG_URL). */
+  searxng?: SearxngClient | undefined;
 }
 
 /** Pages of one validation fetched at once. */
@@ -26,6 +31,8 @@ export interface Evidence {
   failed: { source: string; reason: string }[];
   /** How many of the failed ones were still being read when `signal` ended the gathering. */
   cut: number;
+  /** How the upstream engine answered, when it was asked (a claim checked without `sources`). */
+  upstream?: 'answered' | SearxngFailure;
 }
 
 /** How many sources a validation sets out to check: the given ones up to max_sources, else (none given) max_sources from the index. */
@@ -37,28 +44,73 @@ export async function gatherEvidence(deps: EvidenceDeps, mode: KeyMode, request:
   const limit = request.options.max_sources;
   // The subject (context.domain) joins the index query: documents about it rank higher.
   const query = request.context?.domain ? `${request.claim} ${request.context.domain}` : request.claim;
-  if (!request.sources?.length) {
-    return { sources: await indexCandidates(deps.index, mode, query, { documents: limit }), failed: [], cut: 0 };
+  if (!request.sources?.length) return searchEvidence(deps, mode, query, limit, signal);
+  const reads = sourceReads(signal);
+  const found = await Promise.all(request.sources.slice(0, limit).map((source) => reads.read(source, async () => {
+    if (isUrl(source)) return [await readPage(deps, stub(source), signal)];
+    const domain = source.toLowerCase().replace(/\.$/, '');
+    const candidates = await indexCandidates(deps.index, mode, query, { documents: limit, domains: { include: [domain] } });
+    if (candidates.length === 0) reads.failed.push({ source, reason: 'nothing about the claim in the index for this domain' });
+    return candidates;
+  }, [])));
+  return { sources: found.flat().slice(0, limit), failed: reads.failed, cut: reads.cut() };
+}
+
+/**
+ * The index's documents and the engine's results for the claim, taken in turn (index first,
+ * each in its own order, the engine's without those the index holds) up to `limit`. An engine
+ * result is judged on its page, read live: its snippet alone is too little to judge a claim by.
+ * The engine failing leaves the index's documents; it being cut off by the deadline with
+ * nothing from the index is a time-out.
+ */
+async function searchEvidence(deps: EvidenceDeps, mode: KeyMode, query: string, limit: number, signal: AbortSignal): Promise<Evidence> {
+  const [indexed, outcome] = await Promise.all([
+    indexCandidates(deps.index, mode, query, { documents: limit }),
+    deps.searxng?.search({ query, signal }),
+  ]);
+  if (!outcome) return { sources: indexed, failed: [], cut: 0 };
+  if (!outcome.ok) {
+    const cut = outcome.reason === 'aborted' && indexed.length === 0 ? limit : 0;
+    return { sources: indexed, failed: [], cut, upstream: outcome.reason };
   }
+  const known = new Set(indexed.map((c) => c.url));
+  const now = new Date();
+  const found = outcome.results.filter((r) => !known.has(r.url)).map((r) => upstreamCandidate(r, now));
+  const order: SourceCandidate[] = [];
+  for (let i = 0; order.length < limit && (i < indexed.length || i < found.length); i++) {
+    if (i < indexed.length) order.push(indexed[i]!);
+    if (i < found.length && order.length < limit) order.push(found[i]!);
+  }
+  const reads = sourceReads(signal);
+  const sources = await Promise.all(order.map((candidate) => (candidate.origin === 'upstream'
+    ? reads.read(candidate.url, () => readPage(deps, candidate, signal), undefined)
+    : candidate)));
+  return { sources: sources.filter((s) => s !== undefined), failed: reads.failed, cut: reads.cut(), upstream: 'answered' };
+}
+
+/**
+ * The reads of one validation's sources, at most SOURCES_PARALLEL at once. A read that fails
+ * is recorded with why, and counted as cut when the deadline stopped it; it answers `none`.
+ */
+function sourceReads(signal: AbortSignal) {
   const failed: Evidence['failed'] = [];
-  let cut = 0;
   const parallel = pLimit(SOURCES_PARALLEL);
-  const found = await Promise.all(request.sources.slice(0, limit).map((source) => parallel(async (): Promise<SourceCandidate[]> => {
-    try {
-      if (!isUrl(source)) {
-        const domain = source.toLowerCase().replace(/\.$/, '');
-        const candidates = await indexCandidates(deps.index, mode, query, { documents: limit, domains: { include: [domain] } });
-        if (candidates.length === 0) failed.push({ source, reason: 'nothing about the claim in the index for this domain' });
-        return candidates;
-      }
-      return [await readPage(deps, stub(source), signal)];
-    } catch (error) {
-      if (signal.aborted) cut++;
-      failed.push({ source, reason: signal.aborted ? 'not read before the time limit' : reasonOf(error) });
-      return [];
-    }
-  })));
-  return { sources: found.flat().slice(0, limit), failed, cut };
+  let cut = 0;
+  return {
+    failed,
+    cut: () => cut,
+    read<T>(source: string, work: () => Promise<T>, none: T): Promise<T> {
+      return parallel(async () => {
+        try {
+          return await work();
+        } catch (error) {
+          if (signal.aborted) cut++;
+          failed.push({ source, reason: signal.aborted ? 'not read before the time limit' : reasonOf(error) });
+          return none;
+        }
+      });
+    },
+  };
 }
 
 function isUrl(source: string): boolean {

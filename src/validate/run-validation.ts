@@ -82,6 +82,7 @@ export async function runValidation(deps: ValidateDeps, mode: KeyMode, job: Vali
     evidence: evidenceItems,
     metadata: {
       sources_checked: readable.length + evidence.failed.length, sources_failed: evidence.failed, sources_merged: merged, query_time: (Date.now() - started) / 1000,
+      ...(evidence.upstream ? { upstream_engine: evidence.upstream } : {}),
     },
   };
 }

@@ -1,3 +1,5 @@
+import type { SearxngFailure } from '../search/upstream/searxng.js';
+
 /**
  * POST /v1/validate as the route validated it (schemas/validate.request.json, defaults filled)
  * and the data it answers (schemas/validate.response.json, section 2.3 of the specification).
@@ -46,5 +48,7 @@ export interface ValidationResult {
     /** Sources whose text copies an earlier one's: counted once, under the original. */
     sources_merged: { source: string; copy_of: string }[];
     query_time: number;
+    /** How the upstream engine answered, when it was asked. */
+    upstream_engine?: 'answered' | SearxngFailure;
   };
 }
