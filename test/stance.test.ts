@@ -5,6 +5,7 @@ import { checkModel, STANCES, stanceProbabilities } from '../workers/pool/stance
 import { STANCE_MODEL, VERDICT_THRESHOLDS } from '../workers/pool/stance/model-weights.js';
 import { claimVerdict } from '../workers/pool/stance/verdict.js';
 import { isPrimarySource } from '../src/validate/primary.js';
+import { authorityScore } from '../src/validate/authority.js';
 
 /** Term weights as the index would give them: rare terms weigh more. */
 const WEIGHTS: Record<string, number> = { aspirin: 6, reduc: 3, risk: 2, stroke: 5, elder: 4, patient: 1.5, vitamin: 4, d: 3, bone: 4, densiti: 4 };
@@ -103,6 +104,20 @@ describe('stance', () => {
       expect(primary('The vaccine works.', 'www.ox.ac.uk')).to.equal(true);
       expect(primary('The vaccine works.', 'journal.example.org', [{ domain: 'example.org', weight: 0.95 }])).to.equal(true);
       expect(primary('The vaccine works.', 'journal.example.org', [{ domain: 'example.org', weight: 0.6 }])).to.equal(false);
+      // The most specific entry decides: the operator trusts the site, not its forum.
+      expect(primary('The vaccine works.', 'forum.example.org', [{ domain: 'example.org', weight: 0.95 }, { domain: 'forum.example.org', weight: 0.3 }])).to.equal(false);
+    });
+
+    it('scores authority by the most specific listed domain, as search ranks, whatever the order', () => {
+      const list = [{ domain: 'example.org', weight: 0.9 }, { domain: 'blog.example.org', weight: 0.2 }];
+      expect(authorityScore({ domain: 'blog.example.org', authority: null }, list)).to.equal(0.2);
+      expect(authorityScore({ domain: 'news.blog.example.org', authority: null }, [...list].reverse())).to.equal(0.2);
+      expect(authorityScore({ domain: 'www.example.org', authority: 0.4 }, list)).to.equal(0.9);
+      // At equal specificity the earlier entry (the operator's list, before the subject's) wins.
+      expect(authorityScore({ domain: 'example.org', authority: null }, [...list, { domain: 'example.org', weight: 0.5 }])).to.equal(0.9);
+      expect(authorityScore({ domain: 'elsewhere.example.com', authority: 0.4 }, list)).to.equal(0.4);
+      expect(authorityScore({ domain: 'data.census.gov', authority: null }, list)).to.equal(0.8);
+      expect(authorityScore({ domain: 'elsewhere.example.com', authority: null }, list)).to.equal(0.5);
     });
   });
 });

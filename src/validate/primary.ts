@@ -1,5 +1,5 @@
 import type { SourceCandidate } from '../../workers/pool/rank-sources.js';
-import { withinDomain } from '../index/domain.js';
+import { listedAuthority } from '../../workers/pool/authority-list.js';
 
 /** Host labels that name no one: prefixes, public suffixes and generic site words. */
 const GENERIC_LABELS = new Set(['www', 'm', 'en', 'com', 'org', 'net', 'gov', 'edu', 'int', 'mil', 'co', 'ac', 'blog', 'news', 'info', 'example']);
@@ -14,12 +14,13 @@ export const INSTITUTIONAL = /\.(gov|edu|int|mil)(\.[a-z]{2})?$|\.(gov|ac|edu)\.
  *    who.int, so that "people who smoke" names no one; longer ones in any case: "Pfizer");
  *  - it is an official or academic publisher (government, intergovernmental, military and
  *    academic domains), where statistics and original publications come from;
- *  - the operator lists it with an authority of 0.9 or more (SEARCH_AUTHORITY).
+ *  - the authority lists give it 0.9 or more (SEARCH_AUTHORITY, the subject's publishers; the
+ *    most specific entry decides, as for its authority score).
  */
 export function isPrimarySource(claim: string, candidate: Pick<SourceCandidate, 'domain'>, configured: readonly { domain: string; weight: number }[]): boolean {
   const domain = candidate.domain.toLowerCase();
   if (INSTITUTIONAL.test(domain)) return true;
-  if (configured.some((a) => a.weight >= 0.9 && withinDomain(domain, a.domain))) return true;
+  if ((listedAuthority(domain, configured) ?? 0) >= 0.9) return true;
   const words = new Set(claim.match(/[\p{L}\p{N}]+/gu) ?? []);
   const lowerWords = new Set([...words].map((w) => w.toLowerCase()));
   return domain.split('.').filter((label) => label.length >= 3 && !GENERIC_LABELS.has(label))

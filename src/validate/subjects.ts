@@ -2,7 +2,8 @@
  * Publishers an operator would trust first in a subject (context.domain): standards bodies,
  * regulators and the journals of record. A source on one of them (or a subdomain) gets
  * authority SUBJECT_AUTHORITY for claims in that subject, and counts as a primary source.
- * SEARCH_AUTHORITY, the operator's own list, is read first and wins.
+ * The most specific listed domain decides; SEARCH_AUTHORITY, the operator's own list, comes
+ * first, so it wins where both name the same domain.
  */
 const SUBJECT_AUTHORITY = 0.9;
 

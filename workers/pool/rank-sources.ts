@@ -1,5 +1,6 @@
 import { analyze, analyzeQuery } from './analysis/analyze.js';
 import { splitSentences } from './analysis/passages.js';
+import { listedAuthority } from './authority-list.js';
 import { B, K1 } from './bm25.js';
 
 export interface SourceCandidate {
@@ -349,13 +350,7 @@ function freshness(input: RankSourcesInput, candidate: SourceCandidate): number 
 
 /** The configured weight of the most specific listed domain covering the candidate's, else its stored authority, else 0. */
 function authority(input: RankSourcesInput, candidate: SourceCandidate): number {
-  const domain = candidate.domain.toLowerCase();
-  let listed: { domain: string; weight: number } | null = null;
-  for (const entry of input.authority) {
-    const d = entry.domain.toLowerCase();
-    if ((domain === d || domain.endsWith(`.${d}`)) && (!listed || d.length > listed.domain.length)) listed = { domain: d, weight: entry.weight };
-  }
-  return Math.min(1, Math.max(0, listed?.weight ?? candidate.authority ?? 0));
+  return Math.min(1, Math.max(0, listedAuthority(candidate.domain, input.authority) ?? candidate.authority ?? 0));
 }
 
 function countryMatch(input: RankSourcesInput, candidate: SourceCandidate): number {
