@@ -45,6 +45,7 @@ describe('POST /v1/validate', function () {
     pages = await startPageServer({
       '/supports': html(page('Vitamin D trial', 'Vitamin D supplementation increased bone density in postmenopausal women over two years.', 'The trial enrolled 400 women in three countries.')),
       '/contradicts': html(page('Vitamin D review', 'Vitamin D supplementation did not increase bone density in postmenopausal women.', 'The review pooled twelve trials.')),
+      '/suggests': html(page('Vitamin D pilot', 'Vitamin D supplementation may increase bone density in postmenopausal women over two years.', 'The pilot enrolled 40 women.')),
       '/unrelated': html(page('Gardening', 'Tomatoes need full sun and regular watering.', 'Prune the side shoots weekly.')),
       '/broken': html('server error', 500),
       // The supporting page's text again, as another site would republish it.
@@ -100,6 +101,18 @@ describe('POST /v1/validate', function () {
     expect(data.evidence.supporting.map((e: { source: string }) => e.source)).to.deep.equal([`${pages.url}/supports`]);
     // One for, one against: without merging it would read two to one.
     expect(data.fact_check_summary.explanation).to.include('1 supporting, 1 contradicting and 0 neutral sources');
+  });
+
+  it('counts a page that only suggests the finding as weaker support than one that states it', async () => {
+    const stated = await validate({ claim, sources: [`${pages.url}/supports`], options: { confidence_threshold: 0 } });
+    const hedged = await validate({ claim, sources: [`${pages.url}/suggests`], options: { confidence_threshold: 0 } });
+    expect(hedged.status, JSON.stringify(hedged.json)).to.equal(200);
+    const [statedItem] = stated.json.data.evidence.supporting;
+    const [hedgedItem] = hedged.json.data.evidence.supporting;
+    expect(hedgedItem.snippet).to.match(/may increase bone density/);
+    expect(hedgedItem.confidence).to.be.below(statedItem.confidence * 0.9);
+    expect(hedged.json.data.confidence_score).to.equal(hedgedItem.confidence);
+    expect(hedged.json.data.validation_result).to.equal('LIKELY_TRUE');
   });
 
   it('judges a negated claim against the page that supports the original', async () => {

@@ -27,6 +27,16 @@ const VERDICT_SOURCES = 3;
  */
 const QUANTITY_CONFLICT_COVERAGE = 0.6;
 
+const HEDGED = FEATURES.indexOf('sentence hedged');
+
+/**
+ * What a key sentence that only suggests ("may lower", "suggests", "likely") is worth, as a
+ * share of its probability, in the confidence reported for its source and for the claim: a
+ * possibility is weaker evidence than a finding. The verdict itself is drawn from the model's
+ * probabilities, which already weigh hedging as one of their features.
+ */
+const HEDGED_WEIGHT = 0.8;
+
 /** Simhash distance within which two sources are copies of one text (the index's near-duplicate bound). */
 const COPY_DISTANCE = 3;
 
@@ -52,7 +62,7 @@ export interface JudgedSource {
   confidence: number;
   /** The key sentence: the one that decided the stance, or the one closest to the claim. */
   snippet: string;
-  /** Its best sentences' probabilities of supporting and of contradicting the claim. */
+  /** Its best sentences' probabilities of supporting and of contradicting the claim (a hedged one's times HEDGED_WEIGHT). */
   support: number;
   contradiction: number;
 }
@@ -77,7 +87,7 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
       if (features[NUMBER_CONFLICT]! >= QUANTITY_CONFLICT_COVERAGE && probabilities[0]! > probabilities[1]!) {
         [probabilities[0], probabilities[1]] = [probabilities[1]!, probabilities[0]!];
       }
-      return { text, terms, relevance: features[COVERAGE]!, probabilities };
+      return { text, terms, relevance: features[COVERAGE]!, hedged: features[HEDGED] === 1, probabilities };
     });
     return { scored, judged: judgeSource(scored) };
   });
@@ -108,6 +118,7 @@ interface ScoredSentence {
   text: string;
   terms: string[];
   relevance: number;
+  hedged: boolean;
   probabilities: number[];
 }
 
@@ -116,8 +127,9 @@ function judgeSource(scored: readonly ScoredSentence[]): Omit<JudgedSource, 'cop
   const supporting = best(0);
   const contradicting = best(1);
   const closest = scored.reduce<ScoredSentence | undefined>((top, s) => (!top || s.relevance > top.relevance ? s : top), undefined);
-  const support = supporting?.probabilities[0] ?? 0;
-  const contradiction = contradicting?.probabilities[1] ?? 0;
+  const worth = (sentence: ScoredSentence | undefined, index: number) => (sentence?.probabilities[index] ?? 0) * (sentence?.hedged ? HEDGED_WEIGHT : 1);
+  const support = worth(supporting, 0);
+  const contradiction = worth(contradicting, 1);
   const verdict = claimVerdict(scored.map((s) => s.probabilities), VERDICT_THRESHOLDS);
   const key = verdict === 'SUPPORT' ? supporting! : verdict === 'CONTRADICT' ? contradicting! : closest;
   return {
