@@ -34,7 +34,7 @@ describe('stance', () => {
       expect(cuesOf('Vitamin D may improve bone density.').hedged).to.equal(true);
       expect(cuesOf('Vitamin D improves bone density.').hedged).to.equal(false);
       expect(cuesOf('In 2001, 32% of 1,250 programs (3.5 per state) required 330 metres.').quantities).to.deep.equal([
-        { value: 2001, unit: 'year' }, { value: 32, unit: '%' }, { value: 1250, unit: 'program' }, { value: 3.5, unit: '' }, { value: 330, unit: 'metre' },
+        { value: 2001, unit: 'calendar year' }, { value: 32, unit: '%' }, { value: 1250, unit: 'program' }, { value: 3.5, unit: '' }, { value: 330, unit: 'metre' },
       ]);
     });
 
@@ -45,6 +45,27 @@ describe('stance', () => {
       expect(quantityMatch(quantities('It was completed in 1925.'), quantities('It was completed in 1889.'))).to.equal('conflict');
       expect(quantityMatch(quantities('The 100 metres record is 9.69 seconds.'), quantities('The 100 metres record is 9.58 seconds.'))).to.equal('conflict');
       expect(quantityMatch(quantities('It enrolled 400 women.'), quantities('It lasted 3 years.'))).to.equal('none');
+      // A count of years is no calendar year.
+      expect(quantityMatch(quantities('It was completed in 1889.'), quantities('It took 3 years to build.'))).to.equal('none');
+    });
+
+    it('reads dates, and tells a date that disagrees from one that is only less precise', () => {
+      const quantities = (text: string) => cuesOf(text).quantities;
+      for (const text of ['It fell on 14 July 1789.', 'It fell on July 14, 1789, at noon.', 'It fell on the 14th of July 1789.', 'It fell on 1789-07-14.']) {
+        expect(quantities(text), text).to.deep.equal([
+          { value: 17890714, unit: 'calendar date' }, { value: 178907, unit: 'calendar month' }, { value: 714, unit: 'calendar day' }, { value: 1789, unit: 'calendar year' },
+        ]);
+      }
+      // A month name needs a day or a year beside it: the verb "may" is no date (and still hedges).
+      expect(cuesOf('It opened in May 2020 and may grow.')).to.deep.include({ hedged: true, quantities: [{ value: 202005, unit: 'calendar month' }, { value: 2020, unit: 'calendar year' }] });
+      expect(cuesOf('It opened in May 2020.').hedged).to.equal(false);
+      expect(cuesOf('Of these patients, 10 may relapse.')).to.deep.include({ hedged: true, quantities: [{ value: 10, unit: '' }] });
+      const claim = quantities('The Bastille was stormed on 14 July 1789.');
+      expect(quantityMatch(claim, quantities('The Bastille fell on July 15, 1789.'))).to.equal('conflict');
+      expect(quantityMatch(claim, quantities('The Bastille fell in August 1789.'))).to.equal('conflict');
+      expect(quantityMatch(claim, quantities('The Bastille fell in 1789.'))).to.equal('agree');
+      expect(quantityMatch(quantities('Bastille Day is on July 14.'), quantities('It is celebrated on 14 July every year.'))).to.equal('agree');
+      expect(quantityMatch(quantities('Bastille Day is on July 14.'), quantities('It is celebrated on July 4.'))).to.equal('conflict');
     });
   });
 

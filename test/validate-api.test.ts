@@ -51,6 +51,7 @@ describe('POST /v1/validate', function () {
       // The supporting page's text again, as another site would republish it.
       '/copy': html(page('Vitamin D trial', 'Vitamin D supplementation increased bone density in postmenopausal women over two years.', 'The trial enrolled 400 women in three countries.')),
       '/tower': html(page('The Eiffel Tower', 'The Eiffel Tower was completed in 1889 and is 330 metres tall.', 'It was the tallest structure in the world for 41 years.')),
+      '/moon-landing': html(page('Apollo 11', 'Apollo 11 landed on the Moon on July 20, 1969, with Neil Armstrong and Buzz Aldrin aboard.', 'The mission returned to Earth four days later.')),
       // Answers after the validation's time limit.
       '/slow': (req, res) => {
         const timer = setTimeout(() => html(page('Late', 'Vitamin D supplementation increased bone density.'))(req, res), 8000);
@@ -160,6 +161,11 @@ describe('POST /v1/validate', function () {
     expect(await ask('The Eiffel Tower is 120 metres tall.')).to.be.oneOf(['FALSE', 'LIKELY_FALSE']);
     expect(await ask('The Eiffel Tower was completed in 1889.')).to.be.oneOf(['VERIFIED', 'LIKELY_TRUE']);
     expect(await ask('The Eiffel Tower was completed in 1925.')).to.be.oneOf(['FALSE', 'LIKELY_FALSE']);
+    // Full dates: another day of the same month disagrees; the year alone agrees.
+    const landing = async (claim: string) => (await validate({ claim, sources: [`${pages.url}/moon-landing`], options: { confidence_threshold: 0.5 } })).json.data.validation_result;
+    expect(await landing('Apollo 11 landed on the Moon on 20 July 1969.')).to.be.oneOf(['VERIFIED', 'LIKELY_TRUE']);
+    expect(await landing('Apollo 11 landed on the Moon on 21 July 1969.')).to.be.oneOf(['FALSE', 'LIKELY_FALSE']);
+    expect(await landing('Apollo 11 landed on the Moon in 1969.')).to.be.oneOf(['VERIFIED', 'LIKELY_TRUE']);
   });
 
   it('gives no verdict below options.confidence_threshold', async () => {

@@ -63,10 +63,15 @@ const WORDS = /[\p{L}\p{N}][\p{L}\p{N}'’]*/gu;
  * a percent sign, or the word that follows ("400 women", "330 metres").
  */
 const NUMBERS = /(?<![\p{L}\d.])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?:\s*(%|percent\b)|[ \t\u00a0-]+(\p{L}+))?/gu;
-/** Words after a number that say nothing of what it counts ("in 1889 and", "400 of them"). */
-const NOT_UNITS = new Set(['and', 'or', 'per', 'than', 'vs', 'versus', 'of', 'to', 'in', 'on', 'at', 'by', 'for', 'from', 'with', 'the', 'a', 'an', 'was', 'were', 'is', 'are', 'when', 'as']);
+/** Words after a number that say nothing of what it counts ("in 1889 and", "400 of them", "10 may relapse"). */
+const NOT_UNITS = new Set(['and', 'or', 'per', 'than', 'vs', 'versus', 'of', 'to', 'in', 'on', 'at', 'by', 'for', 'from', 'with', 'the', 'a', 'an', 'was', 'were', 'is', 'are', 'when', 'as',
+  'may', 'might', 'can', 'could', 'will', 'would', 'should', 'must', 'had', 'has', 'have', 'did', 'do', 'does']);
 
-/** A number with what it counts: "%", the word after it with a plural -s dropped ("metres" → "metre"), "year", or "" when unknown. */
+/**
+ * A number with what it counts: "%", the word after it with a plural -s dropped ("metres" →
+ * "metre"), a calendar unit ("calendar year", "calendar month", "calendar day", "calendar
+ * date": two words, so that no counted word such as "3 years" is taken for one), or "" when unknown.
+ */
 export interface Quantity {
   value: number;
   unit: string;
@@ -82,8 +87,54 @@ export interface Cues {
   quantities: Quantity[];
 }
 
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const MONTH = '(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\\.?';
+/**
+ * Dates as written in English: "14 July 1789", "July 14, 1789", "July 1789", "July 14", "14 July" and ISO
+ * "1789-07-14". A month name needs a day or a year beside it, and May its year, so that the verb
+ * "may" is no date ("of these, 10 may relapse").
+ */
+/** Year, month (number or name), day, as a date pattern's groups give them. */
+type DateParts = [string | undefined, string | undefined, string | undefined];
+const DATES = [
+  { pattern: /(?<![\p{L}\d])(\d{4})-(\d{2})-(\d{2})(?!\d)/gu, parts: (m: RegExpMatchArray): DateParts => [m[1], m[2], m[3]] },
+  { pattern: new RegExp(`(?<![\\p{L}\\d])(\\d{1,2})(?:st|nd|rd|th)? (?:of )?${MONTH}(?:,? (\\d{4}))?(?![\\p{L}\\d])`, 'gu'), parts: (m: RegExpMatchArray): DateParts => [m[3], m[2], m[1]] },
+  { pattern: new RegExp(`(?<![\\p{L}])${MONTH} (\\d{1,2})(?:st|nd|rd|th)?(?:,? (\\d{4}))?(?![\\d])`, 'gu'), parts: (m: RegExpMatchArray): DateParts => [m[3], m[1], m[2]] },
+  { pattern: new RegExp(`(?<![\\p{L}])${MONTH},? (\\d{4})(?!\\d)`, 'gu'), parts: (m: RegExpMatchArray): DateParts => [m[2], m[1], undefined] },
+];
+
+/**
+ * The quantities a date states, from the most to the least precise, each of which a sentence
+ * can agree or conflict on: the date (YYYYMMDD), the month of the year (YYYYMM), the day of
+ * the month (MMDD: "July 14" without a year) and the year.
+ */
+function dateQuantities(year: string | undefined, month: string | undefined, day: string | undefined): Quantity[] {
+  const y = year === undefined ? undefined : Number(year);
+  const m = month === undefined ? undefined : /^\d+$/.test(month) ? Number(month) : MONTHS.indexOf(month.slice(0, 3)) + 1;
+  const d = day === undefined ? undefined : Number(day);
+  if (m === undefined || m < 1 || m > 12 || (d !== undefined && (d < 1 || d > 31))) return [];
+  // "10 may develop": May is a date only with its year.
+  if (month === 'may' && y === undefined) return [];
+  const quantities: Quantity[] = [];
+  if (y !== undefined && d !== undefined) quantities.push({ value: y * 10_000 + m * 100 + d, unit: 'calendar date' });
+  if (y !== undefined) quantities.push({ value: y * 100 + m, unit: 'calendar month' });
+  if (d !== undefined) quantities.push({ value: m * 100 + d, unit: 'calendar day' });
+  if (y !== undefined) quantities.push({ value: y, unit: 'calendar year' });
+  return quantities;
+}
+
 export function cuesOf(text: string): Cues {
-  const lower = text.toLowerCase().replace(/’/g, "'");
+  const quantities: Quantity[] = [];
+  // Dates first, blanked out once read: their day is no count and their "May" no hedge.
+  let lower = text.toLowerCase().replace(/’/g, "'");
+  for (const { pattern, parts } of DATES) {
+    for (const match of lower.matchAll(pattern)) {
+      const found = dateQuantities(...parts(match));
+      if (found.length === 0) continue;
+      quantities.push(...found);
+      lower = `${lower.slice(0, match.index)}${' '.repeat(match[0].length)}${lower.slice(match.index + match[0].length)}`;
+    }
+  }
   let negations = 0;
   let direction = 0;
   let hedged = false;
@@ -93,7 +144,6 @@ export function cuesOf(text: string): Cues {
     direction += DIRECTIONS.get(word) ?? 0;
     if (HEDGES.has(word)) hedged = true;
   }
-  const quantities: Quantity[] = [];
   for (const match of lower.matchAll(NUMBERS)) {
     const value = Number(`${match[1]!.replace(/,/g, '')}${match[2] ? `.${match[2]}` : ''}`);
     if (Number.isFinite(value)) quantities.push({ value, unit: unitOf(value, match[2] !== undefined, match[3], match[4]) });
@@ -105,7 +155,7 @@ function unitOf(value: number, decimal: boolean, percent: string | undefined, wo
   if (percent) return '%';
   if (word && !NOT_UNITS.has(word)) return word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
   // A bare whole number between 1500 and 2100 is read as a year ("completed in 1889").
-  return !decimal && Number.isInteger(value) && value >= 1500 && value <= 2100 ? 'year' : '';
+  return !decimal && Number.isInteger(value) && value >= 1500 && value <= 2100 ? 'calendar year' : '';
 }
 
 /**
