@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { cuesOf, polarity, quantityMatch } from '../workers/pool/stance/cues.js';
+import { cuesOf, polarity, quantityMatch, statesFigures } from '../workers/pool/stance/cues.js';
 import { analyseClaim, pairFeatures } from '../workers/pool/stance/features.js';
 import { checkModel, STANCES, stanceProbabilities } from '../workers/pool/stance/model.js';
 import { STANCE_MODEL, VERDICT_THRESHOLDS } from '../workers/pool/stance/model-weights.js';
@@ -45,8 +45,22 @@ describe('stance', () => {
       expect(quantityMatch(quantities('It was completed in 1925.'), quantities('It was completed in 1889.'))).to.equal('conflict');
       expect(quantityMatch(quantities('The 100 metres record is 9.69 seconds.'), quantities('The 100 metres record is 9.58 seconds.'))).to.equal('conflict');
       expect(quantityMatch(quantities('It enrolled 400 women.'), quantities('It lasted 3 years.'))).to.equal('none');
-      // A count of years is no calendar year.
+      // After a word of time a number is a year whatever follows; a count of years is no year.
+      expect(quantities('In 2021 people counted 2000 birds.')).to.deep.equal([{ value: 2021, unit: 'calendar year' }, { value: 2000, unit: 'bird' }]);
       expect(quantityMatch(quantities('It was completed in 1889.'), quantities('It took 3 years to build.'))).to.equal('none');
+    });
+
+    it('tells whether a sentence states a claim\'s figures', () => {
+      const quantities = (text: string) => cuesOf(text).quantities;
+      const claim = quantities('Unemployment fell to 4.1% in 2024.');
+      expect(statesFigures(claim, quantities('In 2024 unemployment fell to 4.1 percent.'))).to.equal(true);
+      expect(statesFigures(claim, quantities('Unemployment fell to 4.1 in 2023.'))).to.equal(true);
+      // The year agrees, the figure is missing or another.
+      expect(statesFigures(claim, quantities('Unemployment fell in 2024.'))).to.equal(false);
+      expect(statesFigures(claim, quantities('Unemployment fell to 4.3% in 2024.'))).to.equal(false);
+      // Only dates: the dates are the figures.
+      expect(statesFigures(quantities('The census was taken in 2021.'), quantities('The census taken in 2021 counted 67 million people.'))).to.equal(true);
+      expect(statesFigures([], quantities('Nothing to match.'))).to.equal(true);
     });
 
     it('reads dates, and tells a date that disagrees from one that is only less precise', () => {

@@ -51,6 +51,8 @@ describe('POST /v1/validate', function () {
       // The supporting page's text again, as another site would republish it.
       '/copy': html(page('Vitamin D trial', 'Vitamin D supplementation increased bone density in postmenopausal women over two years.', 'The trial enrolled 400 women in three countries.')),
       '/tower': html(page('The Eiffel Tower', 'The Eiffel Tower was completed in 1889 and is 330 metres tall.', 'It was the tallest structure in the world for 41 years.')),
+      '/jobs-figure': html(page('Labour market', 'Unemployment in Freedonia fell to 4.1 percent in 2024, the statistics office reported.', 'Wages rose in most regions.')),
+      '/jobs-trend': html(page('Labour market', 'Unemployment in Freedonia fell in 2024, the statistics office reported.', 'Wages rose in most regions.')),
       '/moon-landing': html(page('Apollo 11', 'Apollo 11 landed on the Moon on July 20, 1969, with Neil Armstrong and Buzz Aldrin aboard.', 'The mission returned to Earth four days later.')),
       // Answers after the validation's time limit.
       '/slow': (req, res) => {
@@ -166,6 +168,20 @@ describe('POST /v1/validate', function () {
     expect(await landing('Apollo 11 landed on the Moon on 20 July 1969.')).to.be.oneOf(['VERIFIED', 'LIKELY_TRUE']);
     expect(await landing('Apollo 11 landed on the Moon on 21 July 1969.')).to.be.oneOf(['FALSE', 'LIKELY_FALSE']);
     expect(await landing('Apollo 11 landed on the Moon in 1969.')).to.be.oneOf(['VERIFIED', 'LIKELY_TRUE']);
+  });
+
+  it('supports a statistical claim only with its figures', async () => {
+    const jobs = 'Unemployment in Freedonia fell to 4.1 percent in 2024.';
+    const ask = async (source: string, claimType: string) => (await validate({
+      claim: jobs, sources: [`${pages.url}/${source}`], context: { claim_type: claimType }, options: { confidence_threshold: 0.5 },
+    })).json.data;
+    // As a factual claim, a page saying unemployment fell in 2024 is taken as support …
+    expect((await ask('jobs-trend', 'factual')).validation_result).to.be.oneOf(['VERIFIED', 'LIKELY_TRUE']);
+    // … as a statistical one it is not: it never states 4.1 percent.
+    const trend = await ask('jobs-trend', 'statistical');
+    expect(trend.validation_result).to.equal('UNVERIFIED');
+    expect(trend.evidence.supporting).to.have.length(0);
+    expect((await ask('jobs-figure', 'statistical')).validation_result).to.be.oneOf(['VERIFIED', 'LIKELY_TRUE']);
   });
 
   it('gives no verdict below options.confidence_threshold', async () => {

@@ -54,6 +54,7 @@ export async function runValidation(deps: ValidateDeps, mode: KeyMode, job: Vali
     termWeights: weights.termWeights,
     sources: readable.map((s) => ({ passages: s.passages.map((p) => p.text) })),
     eligible,
+    statistical: request.context?.claim_type === 'statistical',
   });
   const evidenceItems: ValidationResult['evidence'] = { supporting: [], contradicting: [], neutral: [] };
   const merged: ValidationResult['metadata']['sources_merged'] = [];

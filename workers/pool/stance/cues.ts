@@ -146,16 +146,24 @@ export function cuesOf(text: string): Cues {
   }
   for (const match of lower.matchAll(NUMBERS)) {
     const value = Number(`${match[1]!.replace(/,/g, '')}${match[2] ? `.${match[2]}` : ''}`);
-    if (Number.isFinite(value)) quantities.push({ value, unit: unitOf(value, match[2] !== undefined, match[3], match[4]) });
+    if (Number.isFinite(value)) {
+      quantities.push({ value, unit: unitOf(value, match[1]!, match[2] !== undefined, match[3], match[4], lower.slice(Math.max(0, match.index - 12), match.index)) });
+    }
   }
   return { negations, direction: Math.sign(direction), hedged, quantities };
 }
 
-function unitOf(value: number, decimal: boolean, percent: string | undefined, word: string | undefined): string {
+/** Words after which a number is a point in time ("in", "since", "until" … 2021), at the end of the text before it. */
+const TIME_WORDS = /\b(?:in|since|until|till|during|before|after|circa)\s+$/;
+
+function unitOf(value: number, written: string, decimal: boolean, percent: string | undefined, word: string | undefined, before: string): string {
   if (percent) return '%';
+  // A whole number from 1500 to 2100 without separators is a year: after a word of time ("in
+  // 2021 the census counted"), or with no counted word after it ("completed in 1889.").
+  const year = !decimal && !written.includes(',') && value >= 1500 && value <= 2100;
+  if (year && TIME_WORDS.test(before)) return 'calendar year';
   if (word && !NOT_UNITS.has(word)) return word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
-  // A bare whole number between 1500 and 2100 is read as a year ("completed in 1889").
-  return !decimal && Number.isInteger(value) && value >= 1500 && value <= 2100 ? 'calendar year' : '';
+  return year ? 'calendar year' : '';
 }
 
 /**
@@ -175,6 +183,17 @@ export function quantityMatch(claim: readonly Quantity[], sentence: readonly Qua
     }
   }
   return agree ? 'agree' : 'none';
+}
+
+/**
+ * Whether a sentence states a claim's figures: every quantity of the claim that is not a
+ * calendar one ("4.1 %", "400 women"; the dates when it has nothing else) with the same value,
+ * in the same unit where both know it. What a statistical claim needs to be supported; a claim
+ * without quantities needs nothing.
+ */
+export function statesFigures(claim: readonly Quantity[], sentence: readonly Quantity[]): boolean {
+  const figures = claim.filter((q) => !q.unit.startsWith('calendar '));
+  return (figures.length > 0 ? figures : claim).every((q) => sentence.some((s) => s.value === q.value && (s.unit === q.unit || s.unit === '' || q.unit === '')));
 }
 
 /** +1 or −1: the way a statement points once its negations are applied ("does not increase" points down). */

@@ -1,6 +1,7 @@
 import { analyze } from '../analysis/analyze.js';
 import { splitSentences } from '../analysis/passages.js';
 import { hammingDistance, simhashBands } from '../simhash.js';
+import { cuesOf, statesFigures } from './cues.js';
 import { analyseClaim, FEATURES, pairFeatures } from './features.js';
 import { checkModel, stanceProbabilities, type Stance } from './model.js';
 import { STANCE_MODEL, VERDICT_THRESHOLDS } from './model-weights.js';
@@ -52,6 +53,8 @@ export interface JudgeClaimInput {
   sources: { passages: string[] }[];
   /** Which sources may decide the verdict (primary ones, recent ones); all when absent. */
   eligible?: boolean[];
+  /** A statistical claim (context.claim_type): only a sentence that states its figures supports it. */
+  statistical?: boolean;
 }
 
 export interface JudgedSource {
@@ -78,6 +81,7 @@ export interface JudgeClaimOutput {
 /** Every sentence of every source judged against the claim; a stance per source and the claim's verdict. */
 export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
   const claim = analyseClaim(input.claim, input.language, input.termWeights);
+  const figures = input.statistical === true && claim.cues.quantities.length > 0;
   const judged = input.sources.map((source) => {
     const sentences = source.passages.flatMap((p) => splitSentences(p, input.language)).slice(0, MAX_SENTENCES);
     const scored = sentences.map((text) => {
@@ -86,6 +90,12 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
       const probabilities = stanceProbabilities(MODEL, features);
       if (features[NUMBER_CONFLICT]! >= QUANTITY_CONFLICT_COVERAGE && probabilities[0]! > probabilities[1]!) {
         [probabilities[0], probabilities[1]] = [probabilities[1]!, probabilities[0]!];
+      }
+      // A statistical claim stands on its figures: a sentence about it that does not state them
+      // confirms nothing, so its support goes to neutral.
+      if (figures && !statesFigures(claim.cues.quantities, cuesOf(text).quantities)) {
+        probabilities[2]! += probabilities[0]!;
+        probabilities[0] = 0;
       }
       return { text, terms, relevance: features[COVERAGE]!, hedged: features[HEDGED] === 1, probabilities };
     });
