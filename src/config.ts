@@ -3,6 +3,7 @@ import os from 'node:os';
 import ipaddr from 'ipaddr.js';
 import { DEFAULT_PLANS, parsePlans, Plans, type Plan } from './auth/plans.js';
 import { DEFAULT_PER_HOST_CONCURRENCY } from './fetch/host-limit.js';
+import { BUILT_IN_SUBJECTS, parseSubjects, type Subjects } from './validate/subjects.js';
 
 /**
  * Configuration is read from the environment exactly once, validated, and frozen. Every other
@@ -57,6 +58,10 @@ export interface Config {
   /** Optional OpenAI-compatible chat-completions endpoint that writes abstractive summaries (undefined: none). */
   readonly llm: LlmConfig | undefined;
   readonly search: SearchConfig;
+  readonly validate: {
+    /** Subjects of context.domain with their trusted publishers (built-in, and VALIDATE_SUBJECTS_FILE's). */
+    readonly subjects: Subjects;
+  };
   /** Crawls of one account and mode that may be queued or running at once; POST /v1/crawl refuses more. */
   readonly crawlMaxUnfinished: number;
   /** Circuit breaker of each upstream service (SearXNG, the summarizer). */
@@ -221,6 +226,7 @@ export function loadConfig(env: Env = process.env): Config {
       deepPageTimeoutMs: integer(env, 'SEARCH_DEEP_PAGE_TIMEOUT_MS', 5000, 100, 60_000),
       authority: authorityList(env, 'SEARCH_AUTHORITY'),
     },
+    validate: { subjects: subjectsFrom(env) },
     searxng: searxngFrom(env),
     llm: llmFrom(env),
     upstreamBreaker: {
@@ -265,18 +271,27 @@ function authorityList(env: Env, name: string): SearchConfig['authority'] {
 }
 
 function plansFrom(env: Env): readonly Plan[] {
-  const file = optionalText(env, 'PLANS_FILE');
-  if (file === undefined) return DEFAULT_PLANS;
+  return fileSetting(env, 'PLANS_FILE', parsePlans) ?? DEFAULT_PLANS;
+}
+
+function subjectsFrom(env: Env): Subjects {
+  return fileSetting(env, 'VALIDATE_SUBJECTS_FILE', parseSubjects) ?? BUILT_IN_SUBJECTS;
+}
+
+/** The file a variable names, read and parsed; undefined when the variable is unset. */
+function fileSetting<T>(env: Env, name: string, parse: (contents: string) => T): T | undefined {
+  const file = optionalText(env, name);
+  if (file === undefined) return undefined;
   let contents: string;
   try {
     contents = fs.readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ConfigError('PLANS_FILE', `cannot be read: ${(error as Error).message}`);
+    throw new ConfigError(name, `cannot be read: ${(error as Error).message}`);
   }
   try {
-    return parsePlans(contents);
+    return parse(contents);
   } catch (error) {
-    throw new ConfigError('PLANS_FILE', (error as Error).message);
+    throw new ConfigError(name, (error as Error).message);
   }
 }
 

@@ -5,9 +5,10 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { DEFAULT_PLANS } from '../src/auth/plans.js';
+import { subjectAuthorities } from '../src/validate/subjects.js';
 
-function plansFile(contents: unknown): string {
-  const file = path.join(os.tmpdir(), `sev-config-plans-${randomUUID()}.json`);
+function jsonFile(contents: unknown): string {
+  const file = path.join(os.tmpdir(), `sev-config-${randomUUID()}.json`);
   writeFileSync(file, typeof contents === 'string' ? contents : JSON.stringify(contents));
   return file;
 }
@@ -82,7 +83,7 @@ describe('config', () => {
     });
 
     it('reads PLANS_FILE and lets DEFAULT_PLAN pick one of its plans', () => {
-      const file = plansFile([
+      const file = jsonFile([
         { name: 'team', rate_limit_per_minute: 100, monthly_limit: 5000, sandbox_monthly_limit: null, daily_limit_per_key: null, features: ['scoped_keys'] },
         { name: 'corp', rate_limit_per_minute: 900, monthly_limit: null, sandbox_monthly_limit: null, daily_limit_per_key: null, features: ['scoped_keys', 'service_accounts'] },
       ]);
@@ -91,6 +92,23 @@ describe('config', () => {
       expect(config.plans.get('corp').rate_limit_per_minute).to.equal(900);
       // An account whose plan disappeared from the file falls back to the lowest tier.
       expect(config.plans.get('enterprise').name).to.equal('team');
+    });
+  });
+
+  describe('validation subjects', () => {
+    it('lays VALIDATE_SUBJECTS_FILE over the built-in subjects', () => {
+      expect(subjectAuthorities(loadConfig({}).validate.subjects, 'medicine')).to.deep.include({ domain: 'who.int', weight: 0.9 });
+      const subjects = loadConfig({ VALIDATE_SUBJECTS_FILE: jsonFile({
+        Energy: { domains: ['IEA.org', 'eia.gov.'], aliases: ['Power'], authority: 0.85 },
+        medicine: { domains: ['nice.org.uk'] },
+        law: { domains: [] },
+      }) }).validate.subjects;
+      expect(subjectAuthorities(subjects, 'power')).to.deep.equal([{ domain: 'iea.org', weight: 0.85 }, { domain: 'eia.gov', weight: 0.85 }]);
+      // A subject of the file replaces the built-in one of that name, its aliases with it; none of its domains means none.
+      expect(subjectAuthorities(subjects, 'Medicine')).to.deep.equal([{ domain: 'nice.org.uk', weight: 0.9 }]);
+      expect(subjectAuthorities(subjects, 'health')).to.deep.equal([]);
+      expect(subjectAuthorities(subjects, 'law')).to.deep.equal([]);
+      expect(subjectAuthorities(subjects, 'physics')).to.deep.include({ domain: 'nasa.gov', weight: 0.9 });
     });
   });
 
@@ -262,16 +280,27 @@ describe('config', () => {
       });
     }
 
+    it('says what is wrong with a subjects file', () => {
+      const rejected = (contents: unknown) => expectRejected({ VALIDATE_SUBJECTS_FILE: jsonFile(contents) }, 'VALIDATE_SUBJECTS_FILE').message;
+      expect(expectRejected({ VALIDATE_SUBJECTS_FILE: '/nonexistent/subjects.json' }, 'VALIDATE_SUBJECTS_FILE').message).to.include('cannot be read');
+      expect(rejected('{')).to.include('not valid JSON');
+      expect(rejected([])).to.include('JSON object');
+      expect(rejected({ energy: ['iea.org'] })).to.include('"energy" must be an object');
+      expect(rejected({ energy: { domains: 'iea.org' } })).to.include('domains must be an array of strings');
+      expect(rejected({ energy: { domains: ['https://iea.org/'] } })).to.include('is not a domain');
+      expect(rejected({ energy: { domains: ['iea.org'], authority: 2 } })).to.include('authority must be a number from 0 to 1');
+    });
+
     it('says what is wrong with a plans file', () => {
       const plan = { ...DEFAULT_PLANS[0] };
-      expect(expectRejected({ PLANS_FILE: plansFile('[{') }, 'PLANS_FILE').message).to.include('not valid JSON');
-      expect(expectRejected({ PLANS_FILE: plansFile([]) }, 'PLANS_FILE').message).to.include('non-empty');
-      expect(expectRejected({ PLANS_FILE: plansFile([plan, plan]) }, 'PLANS_FILE').message).to.include('used twice');
-      expect(expectRejected({ PLANS_FILE: plansFile([{ ...plan, monthly_limit: 0 }]) }, 'PLANS_FILE').message).to.include('monthly_limit');
-      expect(expectRejected({ PLANS_FILE: plansFile([{ ...plan, features: ['sso'] }]) }, 'PLANS_FILE').message).to.include('features');
-      expect(expectRejected({ PLANS_FILE: plansFile([{ ...plan, quota: 1 }]) }, 'PLANS_FILE').message).to.include('quota');
+      expect(expectRejected({ PLANS_FILE: jsonFile('[{') }, 'PLANS_FILE').message).to.include('not valid JSON');
+      expect(expectRejected({ PLANS_FILE: jsonFile([]) }, 'PLANS_FILE').message).to.include('non-empty');
+      expect(expectRejected({ PLANS_FILE: jsonFile([plan, plan]) }, 'PLANS_FILE').message).to.include('used twice');
+      expect(expectRejected({ PLANS_FILE: jsonFile([{ ...plan, monthly_limit: 0 }]) }, 'PLANS_FILE').message).to.include('monthly_limit');
+      expect(expectRejected({ PLANS_FILE: jsonFile([{ ...plan, features: ['sso'] }]) }, 'PLANS_FILE').message).to.include('features');
+      expect(expectRejected({ PLANS_FILE: jsonFile([{ ...plan, quota: 1 }]) }, 'PLANS_FILE').message).to.include('quota');
       const { daily_limit_per_key: _omitted, ...incomplete } = plan;
-      expect(expectRejected({ PLANS_FILE: plansFile([incomplete]) }, 'PLANS_FILE').message).to.include('daily_limit_per_key');
+      expect(expectRejected({ PLANS_FILE: jsonFile([incomplete]) }, 'PLANS_FILE').message).to.include('daily_limit_per_key');
     });
 
     it('quotes the offending value so the operator can see it', () => {

@@ -3,6 +3,9 @@ import { call, startTestService, type TestService } from './helpers/service.js';
 import { freshDatabase } from './helpers/database.js';
 import { html, startPageServer, type PageServer } from './helpers/page-server.js';
 import { setTimeout as delay } from 'node:timers/promises';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { openStorage } from '../src/storage/connection.js';
 import { findRequestLogByRequestId } from '../src/monitor/request-log.repository.js';
 
@@ -40,6 +43,7 @@ describe('POST /v1/validate', function () {
   this.timeout(120_000);
   let service: TestService;
   let pages: PageServer;
+  const subjects = path.join(os.tmpdir(), `sev-validate-subjects-${process.pid}.json`);
 
   before(async () => {
     pages = await startPageServer({
@@ -60,13 +64,16 @@ describe('POST /v1/validate', function () {
         res.on('close', () => clearTimeout(timer));
       },
     });
-    service = await startTestService({ DATABASE_URL: await freshDatabase('sev_validate_test') });
+    // An operator's own subject, beside the built-in ones.
+    fs.writeFileSync(subjects, JSON.stringify({ cardiology: { domains: ['healthtips.example.com'], aliases: ['Heart'], authority: 0.7 } }));
+    service = await startTestService({ DATABASE_URL: await freshDatabase('sev_validate_test'), VALIDATE_SUBJECTS_FILE: subjects });
     const indexed = await call(service.url, '/v1/index/documents', { body: { documents: CORPUS } });
     expect(indexed.status).to.equal(200);
   });
   after(async () => {
     await service?.close();
     await pages?.close();
+    fs.rmSync(subjects, { force: true });
   });
 
   const validate = (body: Record<string, unknown>) => call(service.url, '/v1/validate', { body });
@@ -267,6 +274,10 @@ describe('POST /v1/validate', function () {
     expect(medical.blog).to.include({ authority_score: 0.5, primary: false });
     // An alias names the same subject.
     expect((await authority({ domain: 'health' })).journal.authority_score).to.equal(0.9);
+    // The operator's subject (VALIDATE_SUBJECTS_FILE), by an alias: its publisher at its authority, below primary.
+    const heart = await authority({ domain: 'heart' });
+    expect(heart.blog).to.include({ authority_score: 0.7, primary: false });
+    expect(heart.journal).to.include({ authority_score: 0.5, primary: false });
   });
 
   it('answers VALIDATION_TIMEOUT shortly after the deadline when no worker takes the job', async () => {

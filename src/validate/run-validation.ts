@@ -39,7 +39,7 @@ export async function runValidation(deps: ValidateDeps, mode: KeyMode, job: Vali
   if (readable.length === 0) throw new ApiError('INSUFFICIENT_SOURCES', { sources_found: 0, sources_required: 1 });
 
   // The operator's list first, then the publishers trusted in the claim's subject.
-  const authorities = [...deps.config.search.authority, ...subjectAuthorities(request.context?.domain)];
+  const authorities = [...deps.config.search.authority, ...subjectAuthorities(deps.config.validate.subjects, request.context?.domain)];
   const primary = readable.map((s) => isPrimarySource(request.claim, s, authorities));
   const requirePrimary = request.options.require_primary_sources;
   const timeSensitive = request.context?.time_sensitive === true;
