@@ -167,7 +167,7 @@ for (const [name, setting] of [[`abstracts the claim cites`, outOfFold.cited], [
 }
 
 const model = train(examples);
-const target = path.join(PROJECT_ROOT, 'workers', 'pool', 'stance', 'model-weights.ts');
+const target = process.env.OUT ?? path.join(PROJECT_ROOT, 'workers', 'pool', 'stance', 'model-weights.ts');
 fs.writeFileSync(target, `// Written by bench/validate/train-stance.ts from SciFact's training claims (${claims.length}); do not edit by hand.
 import type { StanceModel } from './model.js';
 import type { VerdictThresholds } from './verdict.js';
