@@ -4,6 +4,7 @@
  * are what bench/validate measures the service on.
  *
  *   npm run build && node dist/bench/validate/train-stance.js
+ *   OUT=/tmp/weights.ts node dist/bench/validate/train-stance.js     writes the weights there instead, for experiments
  *
  * Examples: every sentence of every abstract a training claim cites, labelled with the claim's
  * evidence (a rationale sentence of a supporting abstract `supports`, of a contradicting one
