@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { cuesOf, polarity, quantityMatch, statesFigures } from '../workers/pool/stance/cues.js';
 import { analyseClaim, pairFeatures } from '../workers/pool/stance/features.js';
+import { analyze } from '../workers/pool/analysis/analyze.js';
 import { checkModel, STANCES, stanceProbabilities } from '../workers/pool/stance/model.js';
 import { STANCE_MODEL, VERDICT_THRESHOLDS } from '../workers/pool/stance/model-weights.js';
 import { claimVerdict } from '../workers/pool/stance/verdict.js';
@@ -106,6 +107,14 @@ describe('stance', () => {
       const p = stance(claim, 'The trial enrolled volunteers from twelve hospitals between 2004 and 2009.');
       expect(p.neutral).to.be.greaterThan(p.supports);
       expect(p.neutral).to.be.greaterThan(p.contradicts);
+    });
+
+    it('reads a finding with the sentence before it, which names what it speaks of', () => {
+      const finding = 'The risk of stroke fell by a third.';
+      const alone = stanceProbabilities(checkModel(STANCE_MODEL), pairFeatures(analyseClaim(claim, 'en', WEIGHTS), finding, 'en'));
+      const previous = analyze('Elderly patients took aspirin daily for five years.', 'en');
+      const read = stanceProbabilities(checkModel(STANCE_MODEL), pairFeatures(analyseClaim(claim, 'en', WEIGHTS), finding, 'en', analyze(finding, 'en'), previous));
+      expect(read[0]).to.be.greaterThan(alone[0]! + 0.05);
     });
 
     it('refuses weights trained for another feature list', () => {

@@ -71,10 +71,16 @@ function retrieve(claim: string): string[] {
   }
   return [...scores].sort((a, b) => b[1] - a[1]).slice(0, RETRIEVED).map(([id]) => id);
 }
+/** The features of each sentence of an abstract, read with the sentence before it (as judgeClaim reads a passage). */
+function abstractFeatures(claim: ReturnType<typeof analyseClaim>, sentences: readonly string[]): number[][] {
+  const terms = sentences.map((sentence) => analyze(sentence, 'en'));
+  return sentences.map((sentence, i) => pairFeatures(claim, sentence, 'en', terms[i], terms[i - 1]));
+}
+
 /** Per claim, the features of every sentence of its retrieved abstracts. */
 const retrievedFeatures = claims.map((claim) => {
   const analysed = analyseClaim(claim.claim, 'en', termWeights);
-  return retrieve(claim.claim).flatMap((id) => corpus.get(id)!.sentences.map((sentence) => pairFeatures(analysed, sentence, 'en')));
+  return retrieve(claim.claim).flatMap((id) => abstractFeatures(analysed, corpus.get(id)!.sentences));
 });
 
 interface Example { claim: number; features: number[]; stance: number }
@@ -85,10 +91,10 @@ claims.forEach((claim, index) => {
     const doc = corpus.get(String(docId));
     if (!doc) continue;
     const evidence = claim.evidence[String(docId)];
-    doc.sentences.forEach((sentence, i) => {
+    abstractFeatures(analysed, doc.sentences).forEach((features, i) => {
       const rationale = evidence?.sentences.includes(i) ?? false;
       const stance = rationale ? (evidence!.label === 'SUPPORT' ? 0 : 1) : 2;
-      examples.push({ claim: index, features: pairFeatures(analysed, sentence, 'en'), stance });
+      examples.push({ claim: index, features, stance });
     });
   }
 });

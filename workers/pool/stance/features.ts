@@ -27,6 +27,7 @@ export function analyseClaim(claim: string, language: string | null, termWeights
 export const FEATURES = [
   'bias', 'coverage', 'coverage squared', 'bigrams', 'negation mismatch', 'direction mismatch', 'direction agreement',
   'polarity mismatch', 'number conflict', 'number shared', 'sentence hedged', 'sentence negated', 'claim negated',
+  'coverage added by the previous sentence', 'direction mismatch after the previous sentence', 'polarity mismatch after the previous sentence',
 ] as const;
 
 /**
@@ -34,13 +35,14 @@ export const FEATURES = [
  * (term coverage weighted by idf, and adjacent term pairs), and, scaled by that coverage, the
  * cues on which a sentence about the claim agrees or disagrees with it: negation, direction
  * words, the polarity they make together, and the quantities stated (a number of the same unit
- * with another value conflicts). `terms`: the sentence's analysed terms, when the caller has them.
+ * with another value conflicts). And what the previous sentence of its passage adds to the
+ * coverage, with the disagreements scaled by that: a finding often names its subject one
+ * sentence earlier ("Mice were fed X. Their weight fell."). `terms`: the sentence's analysed
+ * terms, when the caller has them; `previous`: the previous sentence's, if any.
  */
-export function pairFeatures(claim: AnalysedClaim, sentence: string, language: string | null, terms = analyze(sentence, language)): number[] {
-  const present = new Set(terms);
-  let covered = 0;
-  for (const [term, weight] of claim.weights) if (present.has(term)) covered += weight;
-  const coverage = claim.total > 0 ? covered / claim.total : 0;
+export function pairFeatures(claim: AnalysedClaim, sentence: string, language: string | null, terms = analyze(sentence, language), previous: readonly string[] = []): number[] {
+  const coverage = coverageOf(claim, new Set(terms));
+  const added = previous.length > 0 ? coverageOf(claim, new Set([...terms, ...previous])) - coverage : 0;
   let sharedBigrams = 0;
   if (claim.bigrams.size > 0) {
     const bigrams = bigramsOf(terms);
@@ -65,7 +67,17 @@ export function pairFeatures(claim: AnalysedClaim, sentence: string, language: s
     cues.hedged ? 1 : 0,
     sentenceNegated * coverage,
     claimNegated,
+    added,
+    directions < 0 ? added : 0,
+    polarity(claim.cues) !== polarity(cues) ? added : 0,
   ];
+}
+
+/** The share of the claim's term weight found among `present`. */
+function coverageOf(claim: AnalysedClaim, present: ReadonlySet<string>): number {
+  let covered = 0;
+  for (const [term, weight] of claim.weights) if (present.has(term)) covered += weight;
+  return claim.total > 0 ? covered / claim.total : 0;
 }
 
 function bigramsOf(terms: readonly string[]): Set<string> {

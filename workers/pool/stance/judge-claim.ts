@@ -83,10 +83,13 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
   const claim = analyseClaim(input.claim, input.language, input.termWeights);
   const figures = input.statistical === true && claim.cues.quantities.length > 0;
   const judged = input.sources.map((source) => {
-    const sentences = source.passages.flatMap((p) => splitSentences(p, input.language)).slice(0, MAX_SENTENCES);
-    const scored = sentences.map((text) => {
+    // Each sentence with its passage's previous one, which may name what it speaks of ("It was raised").
+    const sentences = source.passages.flatMap((p) => splitSentences(p, input.language).map((text, i) => ({ text, first: i === 0 }))).slice(0, MAX_SENTENCES);
+    let previous: string[] = [];
+    const scored = sentences.map(({ text, first }) => {
       const terms = analyze(text, input.language);
-      const features = pairFeatures(claim, text, input.language, terms);
+      const features = pairFeatures(claim, text, input.language, terms, first ? [] : previous);
+      previous = terms;
       const probabilities = stanceProbabilities(MODEL, features);
       if (features[NUMBER_CONFLICT]! >= QUANTITY_CONFLICT_COVERAGE && probabilities[0]! > probabilities[1]!) {
         [probabilities[0], probabilities[1]] = [probabilities[1]!, probabilities[0]!];

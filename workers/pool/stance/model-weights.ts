@@ -3,14 +3,14 @@ import type { StanceModel } from './model.js';
 import type { VerdictThresholds } from './verdict.js';
 
 export const STANCE_MODEL: StanceModel = {
-  features: ['bias', 'coverage', 'coverage squared', 'bigrams', 'negation mismatch', 'direction mismatch', 'direction agreement', 'polarity mismatch', 'number conflict', 'number shared', 'sentence hedged', 'sentence negated', 'claim negated'],
+  features: ['bias', 'coverage', 'coverage squared', 'bigrams', 'negation mismatch', 'direction mismatch', 'direction agreement', 'polarity mismatch', 'number conflict', 'number shared', 'sentence hedged', 'sentence negated', 'claim negated', 'coverage added by the previous sentence', 'direction mismatch after the previous sentence', 'polarity mismatch after the previous sentence'],
   weights: [
     // supports
-    [-0.324, 1.7079, 0.3476, -0.0395, -0.4559, -1.1094, 0.305, -0.5818, -0.0111, 0.0489, -0.0895, 0.7947, -0.4709],
+    [-0.3469, 1.7155, 0.3588, -0.0395, -0.4487, -1.1185, 0.298, -0.5715, -0.0109, 0.047, -0.0892, 0.7977, -0.4662, 0.3068, 0.0666, -0.2411],
     // contradicts
-    [-0.5426, 0.6791, 0.0671, 0.1601, 0.4638, 1.7903, 0.3109, 0.6694, -0.1668, 0.1198, 0.0956, 0.1813, 0.7805],
+    [-0.5365, 0.6965, 0.0777, 0.1467, 0.4664, 1.7382, 0.3176, 0.6136, -0.1664, 0.1179, 0.0958, 0.1868, 0.7763, -0.285, 0.3385, 0.4329],
     // neutral
-    [0.8666, -2.387, -0.4146, -0.1206, -0.0079, -0.6809, -0.6158, -0.0876, 0.1779, -0.1687, -0.0061, -0.9761, -0.3097],
+    [0.8834, -2.4119, -0.4366, -0.1071, -0.0177, -0.6197, -0.6156, -0.0421, 0.1774, -0.1649, -0.0066, -0.9844, -0.3101, -0.0217, -0.4051, -0.1918],
   ],
 };
 
