@@ -89,13 +89,13 @@ export interface Cues {
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 const MONTH = '(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\\.?';
-/**
- * Dates as written in English: "14 July 1789", "July 14, 1789", "July 1789", "July 14", "14 July" and ISO
- * "1789-07-14". A month name needs a day or a year beside it, and May its year, so that the verb
- * "may" is no date ("of these, 10 may relapse").
- */
 /** Year, month (number or name), day, as a date pattern's groups give them. */
 type DateParts = [string | undefined, string | undefined, string | undefined];
+/**
+ * Dates as written in English: "14 July 1789", "July 14, 1789", "July 1789", "July 14", "14 July"
+ * and ISO "1789-07-14". A month name needs a day or a year beside it, and May its year, so that
+ * the verb "may" is no date ("of these, 10 may relapse").
+ */
 const DATES = [
   { pattern: /(?<![\p{L}\d])(\d{4})-(\d{2})-(\d{2})(?!\d)/gu, parts: (m: RegExpMatchArray): DateParts => [m[1], m[2], m[3]] },
   { pattern: new RegExp(`(?<![\\p{L}\\d])(\\d{1,2})(?:st|nd|rd|th)? (?:of )?${MONTH}(?:,? (\\d{4}))?(?![\\p{L}\\d])`, 'gu'), parts: (m: RegExpMatchArray): DateParts => [m[3], m[2], m[1]] },
