@@ -11,6 +11,11 @@ import { findRequestLogByRequestId } from '../src/monitor/request-log.repository
 
 // Evidence pages are served here on 127.0.0.1; the index holds a small hand-written corpus.
 
+/** A page that says when it was published. */
+function dated(published: string, title: string, ...paragraphs: string[]): string {
+  return page(title, ...paragraphs).replace('<head>', `<head><meta property="article:published_time" content="${published}T08:00:00Z">`);
+}
+
 function page(title: string, ...paragraphs: string[]): string {
   return `<!doctype html><html lang="en"><head><title>${title}</title></head><body><article><h1>${title}</h1>
     ${paragraphs.map((p) => `<p>${p}</p>`).join('\n')}</article></body></html>`;
@@ -50,6 +55,9 @@ describe('POST /v1/validate', function () {
       '/supports': html(page('Vitamin D trial', 'Vitamin D supplementation increased bone density in postmenopausal women over two years.', 'The trial enrolled 400 women in three countries.')),
       '/contradicts': html(page('Vitamin D review', 'Vitamin D supplementation did not increase bone density in postmenopausal women.', 'The review pooled twelve trials.')),
       '/suggests': html(page('Vitamin D pilot', 'Vitamin D supplementation may increase bone density in postmenopausal women over two years.', 'The pilot enrolled 40 women.')),
+      // One report, first published by a journal, republished later by an aggregator.
+      '/report-original': html(dated('2020-03-01', 'Zinc and colds', 'Zinc lozenges shortened the common cold by two days in a trial of 200 adults.')),
+      '/report-republished': html(dated('2024-06-01', 'Zinc and colds', 'Zinc lozenges shortened the common cold by two days in a trial of 200 adults.')),
       '/unrelated': html(page('Gardening', 'Tomatoes need full sun and regular watering.', 'Prune the side shoots weekly.')),
       '/broken': html('server error', 500),
       // The supporting page's text again, as another site would republish it.
@@ -123,6 +131,16 @@ describe('POST /v1/validate', function () {
     expect(hedgedItem.confidence).to.be.below(statedItem.confidence * 0.9);
     expect(hedged.json.data.confidence_score).to.equal(hedgedItem.confidence);
     expect(hedged.json.data.validation_result).to.equal('LIKELY_TRUE');
+  });
+
+  it('takes the copy published first for the original, wherever it is listed', async () => {
+    const response = await validate({ claim: 'Zinc lozenges shorten the common cold.', sources: [`${pages.url}/report-republished`, `${pages.url}/report-original`] });
+    expect(response.status, JSON.stringify(response.json)).to.equal(200);
+    const { data } = response.json;
+    expect(data.metadata.sources_merged).to.deep.equal([{ source: `${pages.url}/report-republished`, copy_of: `${pages.url}/report-original` }]);
+    const items = Object.values(data.evidence).flat() as { source: string; published_date: string }[];
+    expect(items.map((i) => i.source)).to.deep.equal([`${pages.url}/report-original`]);
+    expect(items[0]!.published_date).to.equal('2020-03-01T08:00:00.000Z');
   });
 
   it('judges a negated claim against the page that supports the original', async () => {

@@ -12,6 +12,7 @@ import { isPrimarySource } from './primary.js';
 import { subjectAuthorities } from './subjects.js';
 import { resultLabels } from './labels.js';
 import type { EvidenceItem, ValidateJob, ValidationResult } from './types.js';
+import type { SourceCandidate } from '../../workers/pool/rank-sources.js';
 
 export type ValidateDeps = EvidenceDeps;
 
@@ -55,12 +56,13 @@ export async function runValidation(deps: ValidateDeps, mode: KeyMode, job: Vali
     sources: readable.map((s) => ({ passages: s.passages.map((p) => p.text) })),
     eligible,
     statistical: request.context?.claim_type === 'statistical',
+    precedence: originalPrecedence(readable, primary),
   });
   const evidenceItems: ValidationResult['evidence'] = { supporting: [], contradicting: [], neutral: [] };
   const merged: ValidationResult['metadata']['sources_merged'] = [];
   judged.sources.forEach((source, i) => {
     const candidate = readable[i]!;
-    // A copy of an earlier source's text counts once: under the original.
+    // A copy of another source's text counts once: under the original.
     if (source.copyOf !== null) {
       merged.push({ source: candidate.url, copy_of: readable[source.copyOf]!.url });
       return;
@@ -86,6 +88,18 @@ export async function runValidation(deps: ValidateDeps, mode: KeyMode, job: Vali
       ...(evidence.upstream ? { upstream_engine: evidence.upstream } : {}),
     },
   };
+}
+
+/**
+ * Which of several copies of one text is taken for its original: a primary source before
+ * others, then the one published first (undated ones last), then the one found first.
+ */
+function originalPrecedence(sources: readonly SourceCandidate[], primary: readonly boolean[]): number[] {
+  const order = sources.map((_, i) => i).sort((a, b) => Number(primary[b]) - Number(primary[a])
+    || (sources[a]!.publishedAt ?? Infinity) - (sources[b]!.publishedAt ?? Infinity) || a - b);
+  const precedence: number[] = [];
+  order.forEach((source, rank) => { precedence[source] = rank; });
+  return precedence;
 }
 
 function round(value: number): number {

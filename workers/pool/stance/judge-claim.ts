@@ -55,10 +55,15 @@ export interface JudgeClaimInput {
   eligible?: boolean[];
   /** A statistical claim (context.claim_type): only a sentence that states its figures supports it. */
   statistical?: boolean;
+  /**
+   * Which of several copies of one text is its original: the source with the lowest value here
+   * (the caller ranks primary sources, then the earliest published); the given order when absent.
+   */
+  precedence?: number[];
 }
 
 export interface JudgedSource {
-  /** The earlier source this one copies (the same text, near enough), or null: a copy counts once. */
+  /** The source whose text this one copies (near enough), or null: a copy counts once, under its original. */
   copyOf: number | null;
   stance: Stance;
   /** The probability of that stance for the key sentence (for a neutral source: how much of the claim its key sentence covers). */
@@ -105,7 +110,7 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
     return { scored, judged: judgeSource(scored) };
   });
   // The terms already analysed for judging (the first MAX_SENTENCES sentences) tell copies apart.
-  const copies = copiesOf(judged.map((j) => j.scored.flatMap((s) => s.terms)));
+  const copies = copiesOf(judged.map((j) => j.scored.flatMap((s) => s.terms)), input.precedence ?? judged.map((_, i) => i));
   const decisive = judged.map((_, i) => i).filter((i) => judged[i]!.scored.length > 0 && copies[i] === null && (input.eligible?.[i] ?? true)).slice(0, VERDICT_SOURCES);
   const probabilities = decisive.flatMap((i) => judged[i]!.scored.map((s) => s.probabilities));
   return {
@@ -116,14 +121,16 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
   };
 }
 
-/** For each source, the first earlier original it copies, or null. */
-function copiesOf(texts: readonly string[][]): (number | null)[] {
+/** For each source, the original it copies, or null: sources taken by precedence, each a copy of the first original within reach. */
+function copiesOf(texts: readonly string[][], precedence: readonly number[]): (number | null)[] {
   const bands = texts.map((terms) => simhashBands(terms));
-  const copies: (number | null)[] = [];
-  bands.forEach((band, i) => {
-    const original = bands.findIndex((other, j) => j < i && copies[j] === null && hammingDistance(other, band) <= COPY_DISTANCE);
-    copies.push(original === -1 ? null : original);
-  });
+  const copies: (number | null)[] = bands.map(() => null);
+  const originals: number[] = [];
+  for (const i of bands.map((_, i) => i).sort((a, b) => precedence[a]! - precedence[b]! || a - b)) {
+    const original = originals.find((j) => hammingDistance(bands[j]!, bands[i]!) <= COPY_DISTANCE);
+    if (original === undefined) originals.push(i);
+    else copies[i] = original;
+  }
   return copies;
 }
 
