@@ -137,11 +137,42 @@ function sentenceProbabilities(model: StanceModel, subset: ReadonlySet<number>):
 
 // Out-of-fold sentence probabilities for every training claim, on its cited and on its retrieved abstracts.
 const outOfFold = { cited: new Map<number, number[][]>(), retrieved: new Map<number, number[][]>() };
+const folds = foldsByAbstract(claims);
 for (let fold = 0; fold < FOLDS; fold++) {
-  const held = new Set(claims.map((_, i) => i).filter((i) => i % FOLDS === fold));
+  const held = new Set(claims.map((_, i) => i).filter((i) => folds[i] === fold));
   const model = train(examples.filter((e) => !held.has(e.claim)));
   for (const [claim, probabilities] of sentenceProbabilities(model, held)) outOfFold.cited.set(claim, probabilities);
   for (const claim of held) outOfFold.retrieved.set(claim, retrievedFeatures[claim]!.map((f) => stanceProbabilities(model, f)));
+}
+
+/**
+ * Each claim's fold, claims that cite a common abstract kept in one fold. SciFact writes several
+ * claims from one citation (a claim and its negation, say), and they sit side by side in the
+ * file: split apart, the model would learn a held-out claim's own rationale sentences from its
+ * sibling, and the figures would promise more than claims about unseen abstracts get.
+ */
+function foldsByAbstract(list: readonly SciFactClaim[]): number[] {
+  const parent = list.map((_, i) => i);
+  const root = (i: number): number => (parent[i] === i ? i : (parent[i] = root(parent[i]!)));
+  const byDocument = new Map<number, number>();
+  list.forEach((claim, i) => {
+    for (const doc of claim.cited_doc_ids) {
+      const other = byDocument.get(doc);
+      if (other === undefined) byDocument.set(doc, i);
+      else parent[root(i)] = root(other);
+    }
+  });
+  const groups = new Map<number, number[]>();
+  list.forEach((_, i) => groups.set(root(i), [...(groups.get(root(i)) ?? []), i]));
+  // Largest groups first, each to the fold with fewest claims so far.
+  const sizes = new Array<number>(FOLDS).fill(0);
+  const folds = new Array<number>(list.length);
+  for (const members of [...groups.values()].sort((a, b) => b.length - a.length || a[0]! - b[0]!)) {
+    const fold = sizes.indexOf(Math.min(...sizes));
+    for (const i of members) folds[i] = fold;
+    sizes[fold]! += members.length;
+  }
+  return folds;
 }
 
 function evaluate(setting: Map<number, number[][]>, thresholds: VerdictThresholds) {

@@ -14,4 +14,4 @@ export const STANCE_MODEL: StanceModel = {
   ],
 };
 
-export const VERDICT_THRESHOLDS: VerdictThresholds = { minimum: 0.525, contradictionMargin: 1 };
+export const VERDICT_THRESHOLDS: VerdictThresholds = { minimum: 0.525, contradictionMargin: 0.9 };
