@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { cuesOf, polarity, quantityMatch, statesFigures } from '../workers/pool/stance/cues.js';
+import { cuesOf, polarity, quantityMatch, restates, statesFigures } from '../workers/pool/stance/cues.js';
 import { analyseClaim, pairFeatures } from '../workers/pool/stance/features.js';
 import { analyze } from '../workers/pool/analysis/analyze.js';
 import { checkModel, STANCES, stanceProbabilities } from '../workers/pool/stance/model.js';
@@ -49,6 +49,18 @@ describe('stance', () => {
       // After a word of time a number is a year whatever follows; a count of years is no year.
       expect(quantities('In 2021 people counted 2000 birds.')).to.deep.equal([{ value: 2021, unit: 'calendar year' }, { value: 2000, unit: 'bird' }]);
       expect(quantityMatch(quantities('It was completed in 1889.'), quantities('It took 3 years to build.'))).to.equal('none');
+    });
+
+    it('tells a restatement that says the same from one that denies or reverses the claim', () => {
+      const same = (claim: string, sentence: string) => restates(cuesOf(claim), cuesOf(sentence));
+      expect(same('The Great Wall is visible from the Moon.', 'The Great Wall is visible from the Moon, astronauts say.')).to.equal(true);
+      expect(same('The Great Wall is visible from the Moon.', 'The Great Wall is not visible from the Moon.')).to.equal(false);
+      // The predicate decides, whatever the words around it ("high" intake).
+      expect(same('High sugar intake decreases the risk of tooth decay.', 'High sugar intake increases the risk of tooth decay.')).to.equal(false);
+      expect(same('High sugar intake increases the risk of tooth decay.', 'High sugar intake increases the risk of tooth decay.')).to.equal(true);
+      // A negated direction word says what its antonym says.
+      expect(same('Statins do not increase the risk of diabetes.', 'Statins decrease the risk of diabetes.')).to.equal(true);
+      expect(same('The tower is 330 metres tall.', 'The tower is 300 metres tall.')).to.equal(false);
     });
 
     it('tells whether a sentence states a claim\'s figures', () => {

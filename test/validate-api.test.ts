@@ -210,10 +210,12 @@ describe('POST /v1/validate', function () {
   });
 
   it('gives no verdict below options.confidence_threshold', async () => {
-    const sources = [`${pages.url}/supports`];
+    // A page that only suggests the finding: support, but not certain support.
+    const sources = [`${pages.url}/suggests`];
     const loose = (await validate({ claim, sources, options: { confidence_threshold: 0.5 } })).json.data;
-    expect(loose.validation_result).to.be.oneOf(['VERIFIED', 'LIKELY_TRUE']);
-    const strict = (await validate({ claim, sources, options: { confidence_threshold: 0.99 } })).json.data;
+    expect(loose.validation_result).to.equal('LIKELY_TRUE');
+    expect(loose.confidence_score).to.be.below(0.9);
+    const strict = (await validate({ claim, sources, options: { confidence_threshold: 0.9 } })).json.data;
     expect(strict.validation_result).to.equal('UNVERIFIED');
     expect(strict.fact_check_summary.verdict).to.equal('UNPROVEN');
     // The evidence is the same; only the verdict waits for more certainty.

@@ -82,6 +82,8 @@ export interface Cues {
   negations: number;
   /** Sum of the direction words' signs, then reduced to its sign: −1, 0 or +1. */
   direction: number;
+  /** The direction words themselves. */
+  directionWords: string[];
   hedged: boolean;
   /** The numbers stated with what they count (percentages keep their value: "12%" is 12 "%"). */
   quantities: Quantity[];
@@ -138,10 +140,15 @@ export function cuesOf(text: string): Cues {
   let negations = 0;
   let direction = 0;
   let hedged = false;
+  const directionWords: string[] = [];
   for (const match of lower.matchAll(WORDS)) {
     const word = match[0];
     if (NEGATIONS.has(word) || word.endsWith("n't")) negations++;
-    direction += DIRECTIONS.get(word) ?? 0;
+    const sign = DIRECTIONS.get(word);
+    if (sign !== undefined) {
+      direction += sign;
+      directionWords.push(word);
+    }
     if (HEDGES.has(word)) hedged = true;
   }
   for (const match of lower.matchAll(NUMBERS)) {
@@ -150,7 +157,7 @@ export function cuesOf(text: string): Cues {
       quantities.push({ value, unit: unitOf(value, match[1]!, match[2] !== undefined, match[3], match[4], lower.slice(Math.max(0, match.index - 12), match.index)) });
     }
   }
-  return { negations, direction: Math.sign(direction), hedged, quantities };
+  return { negations, direction: Math.sign(direction), directionWords, hedged, quantities };
 }
 
 /** Words after which a number is a point in time ("in", "since", "until" … 2021), at the end of the text before it. */
@@ -194,6 +201,23 @@ export function quantityMatch(claim: readonly Quantity[], sentence: readonly Qua
 export function statesFigures(claim: readonly Quantity[], sentence: readonly Quantity[]): boolean {
   const figures = claim.filter((q) => !q.unit.startsWith('calendar '));
   return (figures.length > 0 ? figures : claim).every((q) => sentence.some((s) => s.value === q.value && (s.unit === q.unit || s.unit === '' || q.unit === '')));
+}
+
+/**
+ * Whether a sentence that restates a claim (nearly the same words) says the same: no quantity
+ * of the claim's kind with another value, and the same way. Where each uses direction words the
+ * other does not ("decreases" against "increases"), those decide, each turned by its own
+ * negations ("does not increase" says what "decreases" says); otherwise the polarity does, so
+ * that "is not visible" denies "is visible".
+ */
+export function restates(claim: Cues, sentence: Cues): boolean {
+  if (quantityMatch(claim.quantities, sentence.quantities) === 'conflict') return false;
+  const own = (a: Cues, b: Cues) => Math.sign(a.directionWords.filter((w) => !b.directionWords.includes(w)).reduce((sum, w) => sum + DIRECTIONS.get(w)!, 0))
+    * (a.negations % 2 === 1 ? -1 : 1);
+  const claimOwn = own(claim, sentence);
+  const sentenceOwn = own(sentence, claim);
+  if (claimOwn !== 0 && sentenceOwn !== 0) return claimOwn === sentenceOwn;
+  return polarity(claim) === polarity(sentence);
 }
 
 /** +1 or −1: the way a statement points once its negations are applied ("does not increase" points down). */

@@ -12,15 +12,29 @@ export interface AnalysedClaim {
   /** Consecutive analysed terms, as "a b". */
   bigrams: Set<string>;
   cues: Cues;
+  /** The claim's terms but those of its direction words: what a sentence must hold to restate it, reversed or not. */
+  content: { weights: Map<string, number>; total: number };
 }
 
 export function analyseClaim(claim: string, language: string | null, termWeights: Readonly<Record<string, number>>): AnalysedClaim {
   const terms = analyzeQuery(claim, language);
   const weights = new Map<string, number>();
   for (const term of terms) weights.set(term, termWeights[term] ?? UNKNOWN_TERM_WEIGHT);
+  const cues = cuesOf(claim);
+  const directionTerms = new Set(cues.directionWords.flatMap((word) => analyze(word, language)));
+  const content = new Map([...weights].filter(([term]) => !directionTerms.has(term)));
+  return { weights, total: sum(weights), bigrams: bigramsOf(terms), cues, content: { weights: content, total: sum(content) } };
+}
+
+/** How much of the claim's content (its terms but those of direction words, by weight) a sentence's terms hold. */
+export function contentCoverage(claim: AnalysedClaim, terms: readonly string[]): number {
+  return coverageOf(claim.content, new Set(terms));
+}
+
+function sum(weights: Map<string, number>): number {
   let total = 0;
   for (const weight of weights.values()) total += weight;
-  return { weights, total, bigrams: bigramsOf(terms), cues: cuesOf(claim) };
+  return total;
 }
 
 /** The names of pairFeatures' entries, in order (the model's weights follow them). */
@@ -74,7 +88,7 @@ export function pairFeatures(claim: AnalysedClaim, sentence: string, language: s
 }
 
 /** The share of the claim's term weight found among `present`. */
-function coverageOf(claim: AnalysedClaim, present: ReadonlySet<string>): number {
+function coverageOf(claim: Pick<AnalysedClaim, 'weights' | 'total'>, present: ReadonlySet<string>): number {
   let covered = 0;
   for (const [term, weight] of claim.weights) if (present.has(term)) covered += weight;
   return claim.total > 0 ? covered / claim.total : 0;

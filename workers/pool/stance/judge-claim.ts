@@ -1,8 +1,8 @@
 import { analyze } from '../analysis/analyze.js';
 import { splitSentences } from '../analysis/passages.js';
 import { hammingDistance, simhashBands } from '../simhash.js';
-import { cuesOf, statesFigures } from './cues.js';
-import { analyseClaim, FEATURES, pairFeatures } from './features.js';
+import { cuesOf, restates, statesFigures } from './cues.js';
+import { analyseClaim, contentCoverage, FEATURES, pairFeatures } from './features.js';
 import { checkModel, stanceProbabilities, type Stance } from './model.js';
 import { STANCE_MODEL, VERDICT_THRESHOLDS } from './model-weights.js';
 import { claimVerdict, type ClaimVerdict } from './verdict.js';
@@ -27,6 +27,24 @@ const VERDICT_SOURCES = 3;
  * that states another value is the plainest contradiction there is.
  */
 const QUANTITY_CONFLICT_COVERAGE = 0.6;
+
+/**
+ * Coverage from which a sentence restates the claim (nearly all of its terms by weight, its
+ * direction words aside, so that "increases" can restate "decreases" reversed): then
+ * whether it speaks of the claim is settled, and the cues say which way. Its probability of
+ * taking a side (supports plus contradicts) goes to support when it says the same (cues.ts,
+ * restates), else to contradiction. In the long sentences of the training
+ * abstracts a negation or a direction word often belongs to another clause, so the model
+ * trusts those cues little; in a restatement they can only bear on the claim, and "is not
+ * visible" against "is visible" is no half-contradiction.
+ */
+const RESTATEMENT_COVERAGE = 0.9;
+/**
+ * At most this many times the claim's terms: a restatement says the claim and little else. A
+ * long sentence that happens to hold all of the claim's words (common in abstracts) has
+ * negations and direction words of its own clauses, which the rule would misread.
+ */
+const RESTATEMENT_LENGTH = 2;
 
 const HEDGED = FEATURES.indexOf('sentence hedged');
 
@@ -96,7 +114,10 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
       const features = pairFeatures(claim, text, input.language, terms, first ? [] : previous);
       previous = terms;
       const probabilities = stanceProbabilities(MODEL, features);
-      if (features[NUMBER_CONFLICT]! >= QUANTITY_CONFLICT_COVERAGE && probabilities[0]! > probabilities[1]!) {
+      if (terms.length <= RESTATEMENT_LENGTH * claim.weights.size && contentCoverage(claim, terms) >= RESTATEMENT_COVERAGE) {
+        const sided = probabilities[0]! + probabilities[1]!;
+        [probabilities[0], probabilities[1]] = restates(claim.cues, cuesOf(text)) ? [sided, 0] : [0, sided];
+      } else if (features[NUMBER_CONFLICT]! >= QUANTITY_CONFLICT_COVERAGE && probabilities[0]! > probabilities[1]!) {
         [probabilities[0], probabilities[1]] = [probabilities[1]!, probabilities[0]!];
       }
       // A statistical claim stands on its figures: a sentence about it that does not state them
