@@ -13,7 +13,8 @@
  * weighted by their inverse frequency, L2 penalty. The claim-level thresholds (when the best
  * sentences are too weak for a verdict, and how much a contradiction must outweigh support) are
  * chosen on the out-of-fold predictions of a 5-fold cross-validation over the training claims (claims citing a common abstract in one fold),
- * whose figures are printed, in two settings: judged on the abstracts each claim cites, and on
+ * whose figures are printed (nested: each fold judged with thresholds chosen on the other folds'
+ * claims), in two settings: judged on the abstracts each claim cites, and on
  * the RETRIEVED abstracts a plain BM25 ranks highest for it (as the service judges a claim on
  * what its index finds). The thresholds written are the retrieval setting's.
  */
