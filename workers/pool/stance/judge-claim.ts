@@ -30,13 +30,13 @@ const QUANTITY_CONFLICT_COVERAGE = 0.6;
 
 /**
  * Coverage from which a sentence restates the claim (nearly all of its terms by weight, its
- * direction words aside, so that "increases" can restate "decreases" reversed): then
- * whether it speaks of the claim is settled, and the cues say which way. Its probability of
- * taking a side (supports plus contradicts) goes to support when it says the same (cues.ts,
- * restates), else to contradiction. In the long sentences of the training
- * abstracts a negation or a direction word often belongs to another clause, so the model
- * trusts those cues little; in a restatement they can only bear on the claim, and "is not
- * visible" against "is visible" is no half-contradiction.
+ * direction words aside, so that "increases" can restate "decreases" reversed): then whether
+ * it speaks of the claim is settled, and the cues say which way. Its probability of taking a
+ * side (supports plus contradicts) goes to support when it says the same (cues.ts, restates),
+ * else to contradiction. In the long sentences of the training abstracts a negation or a
+ * direction word often belongs to another clause, so the model trusts those cues little; in a
+ * restatement they can only bear on the claim, and "is not visible" against "is visible" is no
+ * half-contradiction.
  */
 const RESTATEMENT_COVERAGE = 0.9;
 /**
