@@ -12,6 +12,7 @@ import ajvFormats from 'ajv-formats';
 import { SCHEMAS_DIR } from '../paths.js';
 import { CUSTOM_FORMATS, FORMAT_NOUNS, PATTERN_NOUNS, STANDARD_FORMATS } from './schema-formats.js';
 import { ApiError, type ErrorCode, type ErrorDetails } from './errors.js';
+import { isRecord } from '../json-record.js';
 
 // ---------------------------------------------------------------------------------------------
 // Loading
@@ -301,8 +302,4 @@ function jsonType(value: unknown): string {
 
 function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -8,6 +8,7 @@
  * VALIDATE_SUBJECTS_FILE adds subjects and replaces built-in ones of the same name (JSON, see
  * parseSubjects); the built-in lists below are a starting point, not a judgement to keep.
  */
+import { isRecord } from '../json-record.js';
 
 export interface Subject {
   /** Publishers' domains, each covering its subdomains. */
@@ -69,12 +70,12 @@ export function parseSubjects(json: string): Subjects {
   } catch (error) {
     throw new Error(`is not valid JSON: ${(error as Error).message}`);
   }
-  if (!isObject(value)) throw new Error('must be a JSON object from subject name to { domains, aliases, authority }');
+  if (!isRecord(value)) throw new Error('must be a JSON object from subject name to { domains, aliases, authority }');
   const subjects: Record<string, Subject> = { ...BUILT_IN_SUBJECTS };
   for (const [rawName, entry] of Object.entries(value)) {
     const name = rawName.trim().toLowerCase();
     if (!name) throw new Error('has an empty subject name');
-    if (!isObject(entry)) throw new Error(`subject "${rawName}" must be an object with domains`);
+    if (!isRecord(entry)) throw new Error(`subject "${rawName}" must be an object with domains`);
     const domains = stringList(entry.domains, `subject "${rawName}": domains`).map((d) => d.toLowerCase().replace(/\.$/, ''));
     const bad = domains.find((d) => !DOMAIN.test(d));
     if (bad !== undefined) throw new Error(`subject "${rawName}": "${bad}" is not a domain such as who.int`);
@@ -85,10 +86,6 @@ export function parseSubjects(json: string): Subjects {
     else subjects[name] = { domains, aliases, authority };
   }
   return subjects;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function stringList(value: unknown, what: string): string[] {

@@ -11,7 +11,8 @@
 import type { Config } from '../../config.js';
 import type { Metrics } from '../../metrics/metrics.js';
 import { settleCall, type CircuitState } from '../upstream/circuit-breaker.js';
-import { isRecord, requestJson, transportFailure, type JsonOutcome } from '../upstream/json-request.js';
+import { isRecord } from '../../json-record.js';
+import { requestJson, transportFailure, type JsonOutcome } from '../upstream/json-request.js';
 import { monitoredBreaker } from '../upstream/monitored-breaker.js';
 import { checkCitations, renderCited, type CitedSentence } from './citations.js';
 import { chatMessages, type Passage } from './prompt.js';

@@ -78,8 +78,3 @@ function describe(error: unknown): string {
   const code = 'code' in error && typeof error.code === 'string' ? `${error.code}: ` : '';
   return `${code}${error.message}`;
 }
-
-/** A JSON object (not an array, not null), whose fields may then be read one by one. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -9,7 +9,8 @@
 import type { Config } from '../../config.js';
 import type { Metrics } from '../../metrics/metrics.js';
 import { settleCall, type CircuitState } from './circuit-breaker.js';
-import { isRecord, requestJson, transportFailure, type JsonOutcome } from './json-request.js';
+import { isRecord } from '../../json-record.js';
+import { requestJson, transportFailure, type JsonOutcome } from './json-request.js';
 import { monitoredBreaker } from './monitored-breaker.js';
 import type { Recency } from './result-filters.js';
 import { normaliseResults, type UpstreamResult } from './upstream-result.js';

@@ -6,7 +6,7 @@
  */
 import { parseHttpUrl } from '../../fetch/guarded-request.js';
 import { hostOf } from '../../index/domain.js';
-import { isRecord } from './json-request.js';
+import { isRecord } from '../../json-record.js';
 
 export interface UpstreamResult {
   readonly url: string;
