@@ -52,9 +52,10 @@ export const FEATURES = [
  * with another value conflicts). And what the previous sentence of its passage adds to the
  * coverage, with the disagreements scaled by that: a finding often names its subject one
  * sentence earlier ("Mice were fed X. Their weight fell."). `terms`: the sentence's analysed
- * terms, when the caller has them; `previous`: the previous sentence's, if any.
+ * terms, when the caller has them; `previous`: the previous sentence's, if any; `cues`: the
+ * sentence's cues, when the caller has them.
  */
-export function pairFeatures(claim: AnalysedClaim, sentence: string, language: string | null, terms = analyze(sentence, language), previous: readonly string[] = []): number[] {
+export function pairFeatures(claim: AnalysedClaim, sentence: string, language: string | null, terms = analyze(sentence, language), previous: readonly string[] = [], cues = cuesOf(sentence)): number[] {
   const coverage = coverageOf(claim, new Set(terms));
   const added = previous.length > 0 ? coverageOf(claim, new Set([...terms, ...previous])) - coverage : 0;
   let sharedBigrams = 0;
@@ -62,7 +63,6 @@ export function pairFeatures(claim: AnalysedClaim, sentence: string, language: s
     const bigrams = bigramsOf(terms);
     for (const bigram of claim.bigrams) if (bigrams.has(bigram)) sharedBigrams++;
   }
-  const cues = cuesOf(sentence);
   const claimNegated = claim.cues.negations % 2;
   const sentenceNegated = cues.negations % 2;
   const directions = claim.cues.direction * cues.direction;

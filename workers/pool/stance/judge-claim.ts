@@ -111,18 +111,19 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
     let previous: string[] = [];
     const scored = sentences.map(({ text, first }) => {
       const terms = analyze(text, input.language);
-      const features = pairFeatures(claim, text, input.language, terms, first ? [] : previous);
+      const cues = cuesOf(text);
+      const features = pairFeatures(claim, text, input.language, terms, first ? [] : previous, cues);
       previous = terms;
       const probabilities = stanceProbabilities(MODEL, features);
       if (terms.length <= RESTATEMENT_LENGTH * claim.weights.size && contentCoverage(claim, terms) >= RESTATEMENT_COVERAGE) {
         const sided = probabilities[0]! + probabilities[1]!;
-        [probabilities[0], probabilities[1]] = restates(claim.cues, cuesOf(text)) ? [sided, 0] : [0, sided];
+        [probabilities[0], probabilities[1]] = restates(claim.cues, cues) ? [sided, 0] : [0, sided];
       } else if (features[NUMBER_CONFLICT]! >= QUANTITY_CONFLICT_COVERAGE && probabilities[0]! > probabilities[1]!) {
         [probabilities[0], probabilities[1]] = [probabilities[1]!, probabilities[0]!];
       }
       // A statistical claim stands on its figures: a sentence about it that does not state them
       // confirms nothing, so its support goes to neutral.
-      if (figures && !statesFigures(claim.cues.quantities, cuesOf(text).quantities)) {
+      if (figures && !statesFigures(claim.cues.quantities, cues.quantities)) {
         probabilities[2]! += probabilities[0]!;
         probabilities[0] = 0;
       }
