@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { analyze, analyzeQuery } from '../workers/pool/analysis/analyze.js';
+import { sharedLanguage } from '../workers/pool/analysis/analysis-language.js';
 import { splitPassages } from '../workers/pool/analysis/passages.js';
 import { forEachWord } from '../workers/pool/analysis/words.js';
 
@@ -44,6 +45,16 @@ describe('text analysis', () => {
     it('reads language tags and leaves unknown languages unstemmed', () => {
       expect(analyze('Running dogs', 'en-GB')).to.deep.equal(['run', 'dog']);
       expect(analyze('Running dogs', 'xx')).to.deep.equal(['running', 'dogs']);
+    });
+
+    it('analyses a short query in the language of the texts it is compared with when none is known', () => {
+      const page = 'In a twelve-week study of 300 adults, regular aerobic exercise lowered resting blood pressure by 5 mmHg on average.';
+      // Alone, the short query is too short to detect and stays unstemmed: it would never meet the page.
+      expect(finds('exercise lowers blood pressure', page, null)).to.equal(false);
+      const language = sharedLanguage(null, [page]);
+      expect(language).to.equal('en');
+      expect(finds('exercise lowers blood pressure', page, language)).to.equal(true);
+      expect(sharedLanguage('de', [page])).to.equal('de');
     });
   });
 

@@ -1,8 +1,10 @@
 import { analyze, analyzeQuery } from './analysis/analyze.js';
 import { splitSentences } from './analysis/passages.js';
+import { sharedLanguage } from './analysis/analysis-language.js';
 
 export interface ExtractiveSummaryInput {
   query: string;
+  /** The index's language for the query; null (an empty index): one detected on the sources' text. */
   language: string | null;
   /** The sources a search returns, best first; a citation [n] points at the source numbered n. */
   sources: { n: number; passages: string[] }[];
@@ -45,16 +47,17 @@ interface Candidate {
  * comes from, so a citation never points at a source the search does not return.
  */
 export function extractiveSummary(input: ExtractiveSummaryInput): SummarySentence[] {
-  const query = new Set(analyzeQuery(input.query, input.language));
+  const language = sharedLanguage(input.language, input.sources.flatMap((s) => s.passages));
+  const query = new Set(analyzeQuery(input.query, language));
   if (query.size === 0 || input.maxSentences < 1) return [];
   const candidates: Candidate[] = [];
   input.sources.forEach((source, rank) => {
     let position = 0;
     for (const passage of source.passages) {
-      for (const text of splitSentences(passage, input.language)) {
+      for (const text of splitSentences(passage, language)) {
         position++;
         if (text.length < MIN_CHARACTERS || text.length > MAX_CHARACTERS) continue;
-        const terms = new Set(analyze(text, input.language));
+        const terms = new Set(analyze(text, language));
         const matched = [...query].filter((t) => terms.has(t));
         if (terms.size < MIN_TERMS || matched.length === 0) continue;
         candidates.push({ text, terms, matched, source: source.n, rank, position, score: 0 });

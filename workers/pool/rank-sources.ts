@@ -1,5 +1,6 @@
 import { analyze, analyzeQuery } from './analysis/analyze.js';
 import { splitSentences } from './analysis/passages.js';
+import { sharedLanguage } from './analysis/analysis-language.js';
 import { listedAuthority } from './authority-list.js';
 import { B, K1 } from './bm25.js';
 
@@ -28,7 +29,7 @@ export interface SourceCandidate {
 
 export interface RankSourcesInput {
   query: string;
-  /** The analysis language the index used for the query. */
+  /** The analysis language the index used for the query; null (an empty index): one detected on the candidates' text. */
   language: string | null;
   /** Analysed query term -> idf in the index (terms unknown to the index are absent: see termWeight). */
   termWeights: Record<string, number>;
@@ -160,7 +161,8 @@ const CCTLD_COUNTRY: Record<string, string> = { uk: 'GB' };
 const TRACKING_PARAMETER = /^(utm_|fbclid$|gclid$|mc_cid$|mc_eid$|ref$)/;
 
 export function rankSources(input: RankSourcesInput): RankedSource[] {
-  return rankSourcesWith(input, RANKING_WEIGHTS, CALIBRATION).map(({ features: _features, ...ranked }) => ranked);
+  const texts = input.candidates.flatMap((c) => [c.title, ...c.passages.map((p) => p.text)]);
+  return rankSourcesWith({ ...input, language: sharedLanguage(input.language, texts) }, RANKING_WEIGHTS, CALIBRATION).map(({ features: _features, ...ranked }) => ranked);
 }
 
 interface QueryTerms {

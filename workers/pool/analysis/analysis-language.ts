@@ -20,3 +20,19 @@ export function analysisLanguage(text: string, language: string | null): string 
   const detected = text.length >= DETECT_MIN_CHARS ? detectLanguage(text.slice(0, DETECT_SAMPLE), null) : null;
   return detected ?? cjkLanguageByScript(text.slice(0, DETECT_MIN_CHARS));
 }
+
+/**
+ * One language for a query and the texts it is compared with, when the caller knows none (an
+ * empty index has no main language): detected on the texts, since the query alone is too short
+ * to detect. Analysed each in its own, the query would go unstemmed and the longer texts
+ * stemmed, and "lowers" in a claim would never meet "lowered" on the page.
+ */
+export function sharedLanguage(language: string | null, texts: Iterable<string>): string | null {
+  if (language !== null) return language;
+  let sample = '';
+  for (const text of texts) {
+    sample += `${text}\n`;
+    if (sample.length >= DETECT_SAMPLE) break;
+  }
+  return analysisLanguage(sample, null);
+}

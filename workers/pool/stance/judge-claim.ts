@@ -1,4 +1,5 @@
 import { analyze } from '../analysis/analyze.js';
+import { sharedLanguage } from '../analysis/analysis-language.js';
 import { splitSentences } from '../analysis/passages.js';
 import { hammingDistance, simhashBands } from '../simhash.js';
 import { cuesOf, restates, statesFigures } from './cues.js';
@@ -64,6 +65,7 @@ const MAX_SENTENCES = 200;
 
 export interface JudgeClaimInput {
   claim: string;
+  /** The index's language for the claim; null (an empty index): one detected on the sources' text. */
   language: string | null;
   /** idf of the claim's terms, as the index weighs them. */
   termWeights: Record<string, number>;
@@ -103,16 +105,17 @@ export interface JudgeClaimOutput {
 
 /** Every sentence of every source judged against the claim; a stance per source and the claim's verdict. */
 export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
-  const claim = analyseClaim(input.claim, input.language, input.termWeights);
+  const language = sharedLanguage(input.language, input.sources.flatMap((s) => s.passages));
+  const claim = analyseClaim(input.claim, language, input.termWeights);
   const figures = input.statistical === true && claim.cues.quantities.length > 0;
   const judged = input.sources.map((source) => {
     // Each sentence with its passage's previous one, which may name what it speaks of ("It was raised").
-    const sentences = source.passages.flatMap((p) => splitSentences(p, input.language).map((text, i) => ({ text, first: i === 0 }))).slice(0, MAX_SENTENCES);
+    const sentences = source.passages.flatMap((p) => splitSentences(p, language).map((text, i) => ({ text, first: i === 0 }))).slice(0, MAX_SENTENCES);
     let previous: string[] = [];
     const scored = sentences.map(({ text, first }) => {
-      const terms = analyze(text, input.language);
+      const terms = analyze(text, language);
       const cues = cuesOf(text);
-      const features = pairFeatures(claim, text, input.language, terms, first ? [] : previous, cues);
+      const features = pairFeatures(claim, text, language, terms, first ? [] : previous, cues);
       previous = terms;
       const probabilities = stanceProbabilities(MODEL, features);
       if (terms.length <= RESTATEMENT_LENGTH * claim.weights.size && contentCoverage(claim, terms) >= RESTATEMENT_COVERAGE) {
