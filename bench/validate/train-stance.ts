@@ -5,6 +5,7 @@
  *
  *   npm run build && node dist/bench/validate/train-stance.js
  *   OUT=/tmp/weights.ts node dist/bench/validate/train-stance.js     writes the weights there instead, for experiments
+ *   REPEATS=1 node dist/bench/validate/train-stance.js                one cross-validation instead of five (faster, noisier)
  *
  * Examples: every sentence of every abstract a training claim cites, labelled with the claim's
  * evidence (a rationale sentence of a supporting abstract `supports`, of a contradicting one
@@ -12,9 +13,11 @@
  * index computes them. Multinomial logistic regression, full-batch gradient descent, classes
  * weighted by their inverse frequency, L2 penalty. The claim-level thresholds (when the best
  * sentences are too weak for a verdict, and how much a contradiction must outweigh support) are
- * chosen on the out-of-fold predictions of a 5-fold cross-validation over the training claims (claims citing a common abstract in one fold),
- * whose figures are printed (nested: each fold judged with thresholds chosen on the other folds'
- * claims), in two settings: judged on the abstracts each claim cites, and on
+ * chosen on the out-of-fold predictions of a 5-fold cross-validation over the training claims
+ * (claims citing a common abstract in one fold), run REPEATS times over different folds, as
+ * the thresholds best on average over those runs. Its figures are printed (nested: each fold
+ * judged with thresholds chosen on the other folds' claims; the mean over the runs, and each
+ * run's macro-F1), in two settings: judged on the abstracts each claim cites, and on
  * the RETRIEVED abstracts a plain BM25 ranks highest for it (as the service judges a claim on
  * what its index finds). The thresholds written are the retrieval setting's.
  */
@@ -33,6 +36,8 @@ const ITERATIONS = Number(process.env.TRAIN_ITERATIONS ?? 3000);
 const LEARNING_RATE = 0.5;
 const L2 = 1e-3;
 const FOLDS = 5;
+/** Cross-validations over different assignments of claims to folds: one alone moves by ±0.02 with where the folds fall. */
+const REPEATS = Number(process.env.REPEATS ?? 5);
 
 const corpus = new Map(loadCorpus().map((doc) => [doc.id, doc]));
 const claims = loadClaims('train');
@@ -101,28 +106,40 @@ claims.forEach((claim, index) => {
 });
 
 function train(set: readonly Example[]): StanceModel {
+  const classes = STANCES.length;
+  const width = FEATURES.length;
   const counts = STANCES.map((_, s) => set.filter((e) => e.stance === s).length);
-  const classWeight = counts.map((c) => set.length / (STANCES.length * Math.max(1, c)));
-  const weights = STANCES.map(() => FEATURES.map(() => 0));
+  const classWeight = counts.map((c) => set.length / (classes * Math.max(1, c)));
+  // Flat typed arrays: the loop below runs ITERATIONS times over every example.
+  const x = Float64Array.from(set.flatMap((e) => e.features));
+  const weights = new Float64Array(classes * width);
+  const gradient = new Float64Array(classes * width);
+  const p = new Float64Array(classes);
+  const total = set.reduce((sum, e) => sum + classWeight[e.stance]!, 0);
   for (let iteration = 0; iteration < ITERATIONS; iteration++) {
-    const gradient = STANCES.map(() => FEATURES.map(() => 0));
-    let total = 0;
-    for (const example of set) {
-      const p = stanceProbabilities({ features: FEATURES, weights }, example.features);
+    gradient.fill(0);
+    set.forEach((example, n) => {
+      const at = n * width;
+      let top = -Infinity;
+      for (let s = 0; s < classes; s++) {
+        let score = 0;
+        for (let f = 0; f < width; f++) score += weights[s * width + f]! * x[at + f]!;
+        p[s] = score;
+        top = Math.max(top, score);
+      }
+      let sum = 0;
+      for (let s = 0; s < classes; s++) sum += (p[s] = Math.exp(p[s]! - top));
       const w = classWeight[example.stance]!;
-      total += w;
-      for (let s = 0; s < STANCES.length; s++) {
-        const error = p[s]! - (s === example.stance ? 1 : 0);
-        for (let f = 0; f < FEATURES.length; f++) gradient[s]![f]! += w * error * example.features[f]!;
+      for (let s = 0; s < classes; s++) {
+        const error = w * (p[s]! / sum - (s === example.stance ? 1 : 0));
+        for (let f = 0; f < width; f++) gradient[s * width + f]! += error * x[at + f]!;
       }
-    }
-    for (let s = 0; s < STANCES.length; s++) {
-      for (let f = 0; f < FEATURES.length; f++) {
-        weights[s]![f]! -= LEARNING_RATE * (gradient[s]![f]! / total + (f === 0 ? 0 : L2 * weights[s]![f]!));
-      }
+    });
+    for (let k = 0; k < weights.length; k++) {
+      weights[k]! -= LEARNING_RATE * (gradient[k]! / total + (k % width === 0 ? 0 : L2 * weights[k]!));
     }
   }
-  return { features: FEATURES, weights };
+  return { features: FEATURES, weights: STANCES.map((_, s) => [...weights.subarray(s * width, (s + 1) * width)]) };
 }
 
 /** Per claim, each of its sentences' stance probabilities under `model`. */
@@ -136,14 +153,20 @@ function sentenceProbabilities(model: StanceModel, subset: ReadonlySet<number>):
   return byClaim;
 }
 
-// Out-of-fold sentence probabilities for every training claim, on its cited and on its retrieved abstracts.
-const outOfFold = { cited: new Map<number, number[][]>(), retrieved: new Map<number, number[][]>() };
-const folds = foldsByAbstract(claims);
-for (let fold = 0; fold < FOLDS; fold++) {
-  const held = new Set(claims.map((_, i) => i).filter((i) => folds[i] === fold));
-  const model = train(examples.filter((e) => !held.has(e.claim)));
-  for (const [claim, probabilities] of sentenceProbabilities(model, held)) outOfFold.cited.set(claim, probabilities);
-  for (const claim of held) outOfFold.retrieved.set(claim, retrievedFeatures[claim]!.map((f) => stanceProbabilities(model, f)));
+/**
+ * Out-of-fold sentence probabilities for every training claim, on its cited and on its retrieved
+ * abstracts, for one assignment of claims to folds.
+ */
+function outOfFold(folds: readonly number[]) {
+  const cited = new Map<number, number[][]>();
+  const retrieved = new Map<number, number[][]>();
+  for (let fold = 0; fold < FOLDS; fold++) {
+    const held = new Set(claims.map((_, i) => i).filter((i) => folds[i] === fold));
+    const model = train(examples.filter((e) => !held.has(e.claim)));
+    for (const [claim, probabilities] of sentenceProbabilities(model, held)) cited.set(claim, probabilities);
+    for (const claim of held) retrieved.set(claim, retrievedFeatures[claim]!.map((f) => stanceProbabilities(model, f)));
+  }
+  return { cited, retrieved };
 }
 
 /**
@@ -152,7 +175,7 @@ for (let fold = 0; fold < FOLDS; fold++) {
  * file: split apart, the model would learn a held-out claim's own rationale sentences from its
  * sibling, and the figures would promise more than claims about unseen abstracts get.
  */
-function foldsByAbstract(list: readonly SciFactClaim[]): number[] {
+function foldsByAbstract(list: readonly SciFactClaim[], seed: number): number[] {
   const parent = list.map((_, i) => i);
   const root = (i: number): number => (parent[i] === i ? i : (parent[i] = root(parent[i]!)));
   const byDocument = new Map<number, number>();
@@ -165,10 +188,12 @@ function foldsByAbstract(list: readonly SciFactClaim[]): number[] {
   });
   const groups = new Map<number, number[]>();
   list.forEach((_, i) => groups.set(root(i), [...(groups.get(root(i)) ?? []), i]));
-  // Largest groups first, each to the fold with fewest claims so far.
+  // Largest groups first (groups of one size in an order drawn from the seed), each to the fold with fewest claims so far.
+  const random = seeded(seed);
+  const drawn = new Map([...groups.values()].map((members) => [members, random()]));
   const sizes = new Array<number>(FOLDS).fill(0);
   const folds = new Array<number>(list.length);
-  for (const members of [...groups.values()].sort((a, b) => b.length - a.length || a[0]! - b[0]!)) {
+  for (const members of [...groups.values()].sort((a, b) => b.length - a.length || drawn.get(a)! - drawn.get(b)!)) {
     const fold = sizes.indexOf(Math.min(...sizes));
     for (const i of members) folds[i] = fold;
     sizes[fold]! += members.length;
@@ -190,13 +215,14 @@ function evaluate(setting: Map<number, number[][]>, subset: readonly number[], t
   return classification(subset.map((i) => ({ gold: claims[i]!.label, predicted: claimVerdict(setting.get(i)!, thresholds(i)) })));
 }
 
-/** The thresholds that give `subset` the highest macro-F1. */
-function bestThresholds(setting: Map<number, number[][]>, subset: readonly number[]): VerdictThresholds {
+/** The thresholds that give `subset` the highest macro-F1 (averaged over several sets of predictions for it, when given). */
+function bestThresholds(settings: Map<number, number[][]> | Map<number, number[][]>[], subset: readonly number[]): VerdictThresholds {
+  const all = Array.isArray(settings) ? settings : [settings];
   let best: { thresholds: VerdictThresholds; macroF1: number } | undefined;
   for (let minimum = 0.3; minimum <= 0.951; minimum += 0.025) {
     for (let contradictionMargin = 0.5; contradictionMargin <= 2.01; contradictionMargin += 0.1) {
       const thresholds = { minimum: round(minimum), contradictionMargin: round(contradictionMargin) };
-      const { macroF1 } = evaluate(setting, subset, () => thresholds);
+      const macroF1 = all.reduce((sum, setting) => sum + evaluate(setting, subset, () => thresholds).macroF1, 0) / all.length;
       if (!best || macroF1 > best.macroF1) best = { thresholds, macroF1 };
     }
   }
@@ -205,16 +231,24 @@ function bestThresholds(setting: Map<number, number[][]>, subset: readonly numbe
 
 console.log(`training claims: ${claims.length}, sentence examples: ${examples.length} (${STANCES.map((s, i) => `${s} ${examples.filter((e) => e.stance === i).length}`).join(', ')})`);
 const everyClaim = claims.map((_, i) => i);
+const repeats = Array.from({ length: REPEATS }, (_, seed) => {
+  const folds = foldsByAbstract(claims, seed);
+  return { folds, predictions: outOfFold(folds) };
+});
 let chosen: VerdictThresholds | undefined;
-for (const [name, setting] of [[`abstracts the claim cites`, outOfFold.cited], [`top ${RETRIEVED} abstracts by BM25`, outOfFold.retrieved]] as const) {
-  const sides = bestSides(setting);
+for (const [setting, name] of [['cited', `abstracts the claim cites`], ['retrieved', `top ${RETRIEVED} abstracts by BM25`]] as const) {
   // The figures printed are nested: each fold judged with thresholds chosen on the other folds' claims.
-  const perFold = Array.from({ length: FOLDS }, (_, fold) => bestThresholds(sides, everyClaim.filter((i) => folds[i] !== fold)));
-  const report = evaluate(sides, everyClaim, (i) => perFold[folds[i]!]!);
-  chosen = bestThresholds(sides, everyClaim);
-  console.log(`${FOLDS}-fold cross-validation on train, judged on the ${name}: accuracy ${report.accuracy.toFixed(3)}, macro-F1 ${report.macroF1.toFixed(3)}; `
+  const reports = repeats.map(({ folds, predictions }) => {
+    const sides = bestSides(predictions[setting]);
+    const perFold = Array.from({ length: FOLDS }, (_, fold) => bestThresholds(sides, everyClaim.filter((i) => folds[i] !== fold)));
+    return evaluate(sides, everyClaim, (i) => perFold[folds[i]!]!);
+  });
+  const mean = (of: (report: (typeof reports)[number]) => number) => reports.reduce((sum, r) => sum + of(r), 0) / reports.length;
+  chosen = bestThresholds(repeats.map((r) => bestSides(r.predictions[setting])), everyClaim);
+  console.log(`${FOLDS}-fold cross-validation on train, ${REPEATS} times over different folds, judged on the ${name}: accuracy ${mean((r) => r.accuracy).toFixed(3)}, `
+    + `macro-F1 ${mean((r) => r.macroF1).toFixed(3)} (each time: ${reports.map((r) => r.macroF1.toFixed(3)).join(', ')}); `
     + `thresholds chosen on all claims: minimum ${chosen.minimum}, contradiction margin ${chosen.contradictionMargin}`);
-  for (const l of report.perLabel) console.log(`  ${l.label.padEnd(16)} P ${l.precision.toFixed(3)} R ${l.recall.toFixed(3)} F1 ${l.f1.toFixed(3)}`);
+  reports[0]!.perLabel.forEach((l, k) => console.log(`  ${l.label.padEnd(16)} P ${mean((r) => r.perLabel[k]!.precision).toFixed(3)} R ${mean((r) => r.perLabel[k]!.recall).toFixed(3)} F1 ${mean((r) => r.perLabel[k]!.f1).toFixed(3)}`));
 }
 
 const model = train(examples);
@@ -233,6 +267,18 @@ ${model.weights.map((row, s) => `    // ${STANCES[s]}\n    [${row.map(round).joi
 export const VERDICT_THRESHOLDS: VerdictThresholds = { minimum: ${chosen!.minimum}, contradictionMargin: ${chosen!.contradictionMargin} };
 `);
 console.log(`weights written to ${path.relative(PROJECT_ROOT, target)}`);
+
+/** A deterministic generator of numbers in [0, 1) (mulberry32), so that each run draws the same folds. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
 function round(value: number): number {
   return Math.round(value * 10_000) / 10_000;
