@@ -141,9 +141,8 @@ export function cuesOf(text: string): Cues {
   let direction = 0;
   let hedged = false;
   const directionWords: string[] = [];
-  for (const match of lower.matchAll(WORDS)) {
-    const word = match[0];
-    if (NEGATIONS.has(word) || word.endsWith("n't")) negations++;
+  for (const word of wordsOf(lower)) {
+    if (negates(word)) negations++;
     const sign = DIRECTIONS.get(word);
     if (sign !== undefined) {
       direction += sign;
@@ -218,6 +217,21 @@ export function restates(claim: Cues, sentence: Cues): boolean {
   const sentenceOwn = own(sentence, claim);
   if (claimOwn !== 0 && sentenceOwn !== 0) return claimOwn === sentenceOwn;
   return polarity(claim) === polarity(sentence);
+}
+
+/** The words of a lower-cased text (’ as '), as the cues read them. */
+export function wordsOf(lower: string): string[] {
+  return [...lower.matchAll(WORDS)].map((match) => match[0]);
+}
+
+/** A word's direction: +1, −1, or 0 for a word that gives none. */
+export function directionOf(word: string): number {
+  return DIRECTIONS.get(word) ?? 0;
+}
+
+/** Whether a word negates what follows. */
+export function negates(word: string): boolean {
+  return NEGATIONS.has(word) || word.endsWith("n't");
 }
 
 /** +1 or −1: the way a statement points once its negations are applied ("does not increase" points down). */

@@ -1,4 +1,5 @@
 import { analyze, analyzeQuery } from '../analysis/analyze.js';
+import { alignedDirection, negatesAny, scopesOf, type Scopes } from './cue-scopes.js';
 import { cuesOf, polarity, quantityMatch, type Cues } from './cues.js';
 
 /** The weight of a claim term the index does not hold: rarer than anything it holds. */
@@ -12,6 +13,8 @@ export interface AnalysedClaim {
   /** Consecutive analysed terms, as "a b". */
   bigrams: Set<string>;
   cues: Cues;
+  /** What its direction words move. */
+  scopes: Scopes;
   /** The claim's terms but those of its direction words: what a sentence must hold to restate it, reversed or not. */
   content: { weights: Map<string, number>; total: number };
 }
@@ -23,7 +26,7 @@ export function analyseClaim(claim: string, language: string | null, termWeights
   const cues = cuesOf(claim);
   const directionTerms = new Set(cues.directionWords.flatMap((word) => analyze(word, language)));
   const content = new Map([...weights].filter(([term]) => !directionTerms.has(term)));
-  return { weights, total: sum(weights), bigrams: bigramsOf(terms), cues, content: { weights: content, total: sum(content) } };
+  return { weights, total: sum(weights), bigrams: bigramsOf(terms), cues, scopes: scopesOf(claim, language, 'claim'), content: { weights: content, total: sum(content) } };
 }
 
 /** How much of the claim's content (its terms but those of direction words, by weight) a sentence's terms hold. */
@@ -42,6 +45,7 @@ export const FEATURES = [
   'bias', 'coverage', 'coverage squared', 'bigrams', 'negation mismatch', 'direction mismatch', 'direction agreement',
   'polarity mismatch', 'number conflict', 'number shared', 'sentence hedged', 'sentence negated', 'claim negated',
   'coverage added by the previous sentence', 'direction mismatch after the previous sentence', 'polarity mismatch after the previous sentence',
+  'direction mismatch beside claim terms', 'direction agreement beside claim terms', 'negation mismatch beside claim terms',
 ] as const;
 
 /**
@@ -51,7 +55,9 @@ export const FEATURES = [
  * words, the polarity they make together, and the quantities stated (a number of the same unit
  * with another value conflicts). And what the previous sentence of its passage adds to the
  * coverage, with the disagreements scaled by that: a finding often names its subject one
- * sentence earlier ("Mice were fed X. Their weight fell."). `terms`: the sentence's analysed
+ * sentence earlier ("Mice were fed X. Their weight fell."). And the same disagreements read only
+ * where they bear on the claim's terms (cue-scopes.ts): the direction words beside what the
+ * claim's move, the negations before its terms. `terms`: the sentence's analysed
  * terms, when the caller has them; `previous`: the previous sentence's, if any; `cues`: the
  * sentence's cues, when the caller has them.
  */
@@ -67,6 +73,8 @@ export function pairFeatures(claim: AnalysedClaim, sentence: string, language: s
   const sentenceNegated = cues.negations % 2;
   const directions = claim.cues.direction * cues.direction;
   const quantities = quantityMatch(claim.cues.quantities, cues.quantities);
+  const scopes = scopesOf(sentence, language, 'sentence');
+  const aligned = alignedDirection(claim.scopes, scopes);
   return [
     1,
     coverage,
@@ -84,6 +92,9 @@ export function pairFeatures(claim: AnalysedClaim, sentence: string, language: s
     added,
     directions < 0 ? added : 0,
     polarity(claim.cues) !== polarity(cues) ? added : 0,
+    aligned < 0 ? coverage : 0,
+    aligned > 0 ? coverage : 0,
+    negatesAny(scopes, claim.content.weights) !== (claimNegated === 1) ? coverage : 0,
   ];
 }
 
