@@ -29,6 +29,7 @@ import { idf } from '../../workers/pool/bm25.js';
 import { analyseClaim, FEATURES, pairFeatures } from '../../workers/pool/stance/features.js';
 import { STANCES, stanceProbabilities, type StanceModel } from '../../workers/pool/stance/model.js';
 import { claimVerdict, type VerdictThresholds } from '../../workers/pool/stance/verdict.js';
+import { prng } from '../../test/helpers/prng.js';
 import { loadCorpus } from '../index/scifact.js';
 import { classification, loadClaims, type SciFactClaim } from './scifact-claims.js';
 
@@ -189,7 +190,7 @@ function foldsByAbstract(list: readonly SciFactClaim[], seed: number): number[] 
   const groups = new Map<number, number[]>();
   list.forEach((_, i) => groups.set(root(i), [...(groups.get(root(i)) ?? []), i]));
   // Largest groups first (groups of one size in an order drawn from the seed), each to the fold with fewest claims so far.
-  const random = seeded(seed);
+  const random = prng(seed);
   const drawn = new Map([...groups.values()].map((members) => [members, random()]));
   const sizes = new Array<number>(FOLDS).fill(0);
   const folds = new Array<number>(list.length);
@@ -245,7 +246,7 @@ for (const [setting, name] of [['cited', `abstracts the claim cites`], ['retriev
   });
   const mean = (of: (report: (typeof reports)[number]) => number) => reports.reduce((sum, r) => sum + of(r), 0) / reports.length;
   chosen = bestThresholds(repeats.map((r) => bestSides(r.predictions[setting])), everyClaim);
-  console.log(`${FOLDS}-fold cross-validation on train, ${REPEATS} times over different folds, judged on the ${name}: accuracy ${mean((r) => r.accuracy).toFixed(3)}, `
+  console.log(`${FOLDS}-fold cross-validation on train (${REPEATS} run${REPEATS === 1 ? "" : "s"} over different folds), judged on the ${name}: accuracy ${mean((r) => r.accuracy).toFixed(3)}, `
     + `macro-F1 ${mean((r) => r.macroF1).toFixed(3)} (each time: ${reports.map((r) => r.macroF1.toFixed(3)).join(', ')}); `
     + `thresholds chosen on all claims: minimum ${chosen.minimum}, contradiction margin ${chosen.contradictionMargin}`);
   reports[0]!.perLabel.forEach((l, k) => console.log(`  ${l.label.padEnd(16)} P ${mean((r) => r.perLabel[k]!.precision).toFixed(3)} R ${mean((r) => r.perLabel[k]!.recall).toFixed(3)} F1 ${mean((r) => r.perLabel[k]!.f1).toFixed(3)}`));
@@ -267,18 +268,6 @@ ${model.weights.map((row, s) => `    // ${STANCES[s]}\n    [${row.map(round).joi
 export const VERDICT_THRESHOLDS: VerdictThresholds = { minimum: ${chosen!.minimum}, contradictionMargin: ${chosen!.contradictionMargin} };
 `);
 console.log(`weights written to ${path.relative(PROJECT_ROOT, target)}`);
-
-/** A deterministic generator of numbers in [0, 1) (mulberry32), so that each run draws the same folds. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function round(value: number): number {
   return Math.round(value * 10_000) / 10_000;
