@@ -246,7 +246,7 @@ for (const [setting, name] of [['cited', `abstracts the claim cites`], ['retriev
   });
   const mean = (of: (report: (typeof reports)[number]) => number) => reports.reduce((sum, r) => sum + of(r), 0) / reports.length;
   chosen = bestThresholds(repeats.map((r) => bestSides(r.predictions[setting])), everyClaim);
-  console.log(`${FOLDS}-fold cross-validation on train (${REPEATS} run${REPEATS === 1 ? "" : "s"} over different folds), judged on the ${name}: accuracy ${mean((r) => r.accuracy).toFixed(3)}, `
+  console.log(`${FOLDS}-fold cross-validation on train (${REPEATS} run${REPEATS === 1 ? '' : 's'} over different folds), judged on the ${name}: accuracy ${mean((r) => r.accuracy).toFixed(3)}, `
     + `macro-F1 ${mean((r) => r.macroF1).toFixed(3)} (each time: ${reports.map((r) => r.macroF1.toFixed(3)).join(', ')}); `
     + `thresholds chosen on all claims: minimum ${chosen.minimum}, contradiction margin ${chosen.contradictionMargin}`);
   reports[0]!.perLabel.forEach((l, k) => console.log(`  ${l.label.padEnd(16)} P ${mean((r) => r.perLabel[k]!.precision).toFixed(3)} R ${mean((r) => r.perLabel[k]!.recall).toFixed(3)} F1 ${mean((r) => r.perLabel[k]!.f1).toFixed(3)}`));
