@@ -216,14 +216,13 @@ function evaluate(setting: Map<number, number[][]>, subset: readonly number[], t
   return classification(subset.map((i) => ({ gold: claims[i]!.label, predicted: claimVerdict(setting.get(i)!, thresholds(i)) })));
 }
 
-/** The thresholds that give `subset` the highest macro-F1 (averaged over several sets of predictions for it, when given). */
-function bestThresholds(settings: Map<number, number[][]> | Map<number, number[][]>[], subset: readonly number[]): VerdictThresholds {
-  const all = Array.isArray(settings) ? settings : [settings];
+/** The thresholds that give `subset` the highest macro-F1, averaged over the sets of predictions given for it. */
+function bestThresholds(settings: readonly Map<number, number[][]>[], subset: readonly number[]): VerdictThresholds {
   let best: { thresholds: VerdictThresholds; macroF1: number } | undefined;
   for (let minimum = 0.3; minimum <= 0.951; minimum += 0.025) {
     for (let contradictionMargin = 0.5; contradictionMargin <= 2.01; contradictionMargin += 0.1) {
       const thresholds = { minimum: round(minimum), contradictionMargin: round(contradictionMargin) };
-      const macroF1 = all.reduce((sum, setting) => sum + evaluate(setting, subset, () => thresholds).macroF1, 0) / all.length;
+      const macroF1 = settings.reduce((sum, setting) => sum + evaluate(setting, subset, () => thresholds).macroF1, 0) / settings.length;
       if (!best || macroF1 > best.macroF1) best = { thresholds, macroF1 };
     }
   }
@@ -241,7 +240,7 @@ for (const [setting, name] of [['cited', `abstracts the claim cites`], ['retriev
   // The figures printed are nested: each fold judged with thresholds chosen on the other folds' claims.
   const reports = repeats.map(({ folds, predictions }) => {
     const sides = bestSides(predictions[setting]);
-    const perFold = Array.from({ length: FOLDS }, (_, fold) => bestThresholds(sides, everyClaim.filter((i) => folds[i] !== fold)));
+    const perFold = Array.from({ length: FOLDS }, (_, fold) => bestThresholds([sides], everyClaim.filter((i) => folds[i] !== fold)));
     return evaluate(sides, everyClaim, (i) => perFold[folds[i]!]!);
   });
   const mean = (of: (report: (typeof reports)[number]) => number) => reports.reduce((sum, r) => sum + of(r), 0) / reports.length;
