@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { analyze, analyzeQuery } from '../workers/pool/analysis/analyze.js';
-import { sharedLanguage } from '../workers/pool/analysis/analysis-language.js';
-import { splitPassages } from '../workers/pool/analysis/passages.js';
-import { forEachWord } from '../workers/pool/analysis/words.js';
+import { analyze, analyzeQuery } from '../src/text/analyze.js';
+import { sharedLanguage } from '../src/text/analysis-language.js';
+import { splitPassages } from '../src/text/passages.js';
+import { forEachWord } from '../src/text/words.js';
 
 /** Whether every term of the query is among the document's terms: the query finds the document. */
 function finds(query: string, document: string, language: string | null): boolean {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { cleanHtml, renderStored, type CleanHtmlInput, type OutputFormat } from '../workers/pool/clean-html.js';
-import type { JsonBlock } from '../workers/pool/render/json.js';
+import { cleanHtml, renderStored, type CleanHtmlInput, type OutputFormat } from '../src/html/clean-html.js';
+import type { JsonBlock } from '../src/html/render/json.js';
 
 const URL_BASE = 'https://example.com/blog/post.html';
 const clean = (html: string, options: Partial<CleanHtmlInput> = {}) =>

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { inRanges, normaliseIp, parseRanges, resolveClientAddress } from '../src/http/client-address.js';
+import { resolveClientAddress } from '../src/http/client-address.js';
+import { inRanges, normaliseIp, parseRanges } from '../src/net/ip-ranges.js';
 
 describe('client-address', () => {
   describe('normaliseIp', () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Element, Text, type AnyNode, type ParentNode } from 'domhandler';
-import { MAX_DEPTH, baseUrl, findFirst, parseHtml } from '../workers/pool/dom.js';
+import { MAX_DEPTH, baseUrl, findFirst, parseHtml } from '../src/html/dom.js';
 
 /** A compact rendering of the tree (elements as name(children), text quoted) to compare shapes. */
 function shape(node: AnyNode): string {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import Koa from 'koa';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { ApiError, ERROR_CATALOGUE, ERROR_CODES, type ErrorCode } from '../src/http/errors.js';
+import { ApiError, ERROR_CATALOGUE, ERROR_CODES, type ErrorCode } from '../src/errors/catalogue.js';
 import { errorEnvelope } from '../src/http/middleware/error-envelope.js';
 import { requestId } from '../src/http/middleware/request-id.js';
 import type { AppState } from '../src/http/context.js';

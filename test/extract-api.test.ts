@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { parseDocument } from 'htmlparser2';
 import type { ChildNode } from 'domhandler';
-import { ALLOWED_ATTRIBUTES, ALLOWED_TAGS } from '../workers/pool/render/html.js';
+import { ALLOWED_ATTRIBUTES, ALLOWED_TAGS } from '../src/html/render/html.js';
 import { html, startPageServer, type PageHandler, type PageServer } from './helpers/page-server.js';
 import { call, startTestService, type TestService } from './helpers/service.js';
 

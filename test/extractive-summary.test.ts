@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createCpuPool } from '../src/pool/pool.js';
 import { renderSummary } from '../src/search/summary-format.js';
-import { extractiveSummary, type ExtractiveSummaryInput } from '../workers/pool/extractive-summary.js';
+import { extractiveSummary, type ExtractiveSummaryInput } from '../src/summary/extractive-summary.js';
 
 const sources: ExtractiveSummaryInput['sources'] = [
   { n: 1, passages: [

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import type { KeyMode } from '../src/auth/keys.repository.js';
+import type { Mode } from '../src/mode.js';
 import { MysqlDocumentIndex } from '../src/index/mysql-document-index.js';
 import { createSegment, dropSegment, insertLists, segmentStats } from '../src/index/segments.repository.js';
 import type { IndexDocumentInput } from '../src/index/types.js';
@@ -8,7 +8,7 @@ import { createMetrics, indexMergeObserver, type Metrics } from '../src/metrics/
 import { createCpuPool, type CpuPool } from '../src/pool/pool.js';
 import { openStorage, type Storage } from '../src/storage/connection.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
-import { decodeIdSet, encodePostings } from '../workers/pool/postings-codec.js';
+import { decodeIdSet, encodePostings } from '../src/index/postings-codec.js';
 import { createAccount, createKey, writePlansFile } from './helpers/accounts.js';
 import { call, startTestService, type TestService } from './helpers/service.js';
 import { eventually } from './helpers/wait.js';
@@ -83,7 +83,7 @@ describe('search index metrics', function () {
 
     it('shows active segments by level, live and dead postings, and each completed merge', async () => {
       // A mode of this run only (the column takes any short name), so its figures are exactly its own.
-      const mode = `x${RUN}` as KeyMode;
+      const mode = `x${RUN}` as Mode;
       const urls = Array.from({ length: 10 }, (_, i) => `https://metrics-${RUN}.test/${i}`);
       try {
         let text = await metrics.registry.metrics();
@@ -124,7 +124,7 @@ describe('search index metrics', function () {
     });
 
     it('counts a merge that throws as failed and passes the error on', async () => {
-      const mode = `f${RUN}` as KeyMode;
+      const mode = `f${RUN}` as Mode;
       const errors: unknown[] = [];
       // Every pool task fails, as when the pool's threads keep dying.
       const brokenPool = { run: () => Promise.reject(new Error('pool unavailable')) } as unknown as CpuPool;

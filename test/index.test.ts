@@ -1,23 +1,23 @@
 import { expect } from 'chai';
 import { sql } from 'kysely';
-import type { KeyMode } from '../src/auth/keys.repository.js';
+import type { Mode } from '../src/mode.js';
 import { MysqlDocumentIndex } from '../src/index/mysql-document-index.js';
 import { DEFAULT_TUNING } from '../src/index/retriever.js';
 import type { IndexDocumentInput } from '../src/index/types.js';
 import { createCpuPool, type CpuPool } from '../src/pool/pool.js';
 import { openStorage, type Storage } from '../src/storage/connection.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
-import { prepareDocuments } from '../workers/pool/prepare-documents.js';
-import { analyze, analyzeQuery } from '../src/index/analysis-adapter.js';
+import { prepareDocuments } from '../src/index/prepare-documents.js';
+import { analyze, analyzeQuery } from '../src/text/analyze.js';
 import { prng } from './helpers/prng.js';
-import { BLOCK_SPAN, decodeIdSet, decodePostings, encodeBlocks, encodeIdSet, encodePostings } from '../workers/pool/postings-codec.js';
+import { BLOCK_SPAN, decodeIdSet, decodePostings, encodeBlocks, encodeIdSet, encodePostings } from '../src/index/postings-codec.js';
 import { createSegment, insertLists } from '../src/index/segments.repository.js';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test';
 const RUN = Math.random().toString(36).slice(2, 8);
 // Modes of this run only (the column takes any short name), so its corpus statistics are its own.
-const MODE_A = `a${RUN}` as KeyMode;
-const MODE_B = `b${RUN}` as KeyMode;
+const MODE_A = `a${RUN}` as Mode;
+const MODE_B = `b${RUN}` as Mode;
 
 function doc(url: string, text: string, extra: Partial<IndexDocumentInput> = {}): IndexDocumentInput {
   return { url, title: null, text, language: 'en', author: null, publishedAt: null, fetchedAt: new Date(), countryHint: null, authority: null, ...extra };
@@ -81,7 +81,7 @@ describe('search index (MySQL)', function () {
   });
 
   /** df of every term equals the live passages in its stored postings; the statistics and document lengths match the passages. */
-  async function statisticsAreConsistent(mode: KeyMode): Promise<void> {
+  async function statisticsAreConsistent(mode: Mode): Promise<void> {
     const live = new Set((await storage.db.selectFrom('index_passages as p').innerJoin('index_documents as d', 'd.id', 'p.document_id')
       .select('p.id').where('d.mode', '=', mode).execute()).map((r) => Number(r.id)));
     const counted = new Map<number, number>();
@@ -187,7 +187,7 @@ describe('search index (MySQL)', function () {
   });
 
   it('searches a small included site in full, however many passages of other sites outrank its own', async () => {
-    const mode = `d${RUN}` as KeyMode;
+    const mode = `d${RUN}` as Mode;
     // Filters applied after ranking see only the best 40 passages here; the big site has 60
     // passages that outrank every passage of the small one.
     const tuning = { ...DEFAULT_TUNING, maxCandidates: 40 };
@@ -232,11 +232,11 @@ describe('search index (MySQL)', function () {
     expect((await index.retrieve(MODE_A, 'whales', { limit: 10 }))).to.have.length(1);
   });
 
-  async function activeSegments(mode: KeyMode) {
+  async function activeSegments(mode: Mode) {
     return storage.db.selectFrom('index_segments').select(['id', 'level', 'postings', 'dead_postings']).where('mode', '=', mode).where('state', '=', 'active').execute();
   }
 
-  async function expectExhaustive(mode: KeyMode, corpus: IndexDocumentInput[], seed: number, queries: number): Promise<void> {
+  async function expectExhaustive(mode: Mode, corpus: IndexDocumentInput[], seed: number, queries: number): Promise<void> {
     const random = prng(seed);
     for (let q = 0; q < queries; q++) {
       const query = Array.from({ length: 2 + Math.floor(random() * 5) }, () => `w${Math.floor(400 * random() ** 2).toString(36)}`).join(' ');
@@ -248,7 +248,7 @@ describe('search index (MySQL)', function () {
   }
 
   it('merges many small segments into few, from two processes at once, without changing a result', async () => {
-    const mode = `m${RUN}` as KeyMode;
+    const mode = `m${RUN}` as Mode;
     const corpus = syntheticCorpus(300).map((d, i) => ({ ...d, url: `https://merge-${RUN}.test/${i}` }));
     // A second index object stands for a second worker process: its merges take the same MySQL lock.
     const other = new MysqlDocumentIndex(storage.db, pool);
@@ -283,7 +283,7 @@ describe('search index (MySQL)', function () {
   });
 
   it('merges a term whose postings lie in more blocks than one read of a merge takes', async () => {
-    const mode = `w${RUN}` as KeyMode;
+    const mode = `w${RUN}` as Mode;
     // 1,001 passages 32,768 ids apart (as deletions and other modes can spread a mode's ids), one term in each:
     // 1,001 blocks of that term in one segment.
     await sql`INSERT INTO index_documents (mode, url, url_hash, domain, domain_reversed, fetched_at, content_hash, sim0, sim1, sim2, sim3, passage_count)
@@ -339,7 +339,7 @@ describe('search index (MySQL)', function () {
   });
 
   it('returns exactly the exhaustive BM25 top 10, scored by one thread or split over both', async () => {
-    const mode = `e${RUN}` as KeyMode;
+    const mode = `e${RUN}` as Mode;
     // Every query's segments split over the pool's two threads, however small.
     const splitting = new MysqlDocumentIndex(storage.db, pool, {}, { ...DEFAULT_TUNING, splitBytes: 0 });
     const corpus = syntheticCorpus(400);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { detectLanguage, normalizeLanguageTag } from '../workers/pool/metadata/language.js';
+import { detectLanguage, normalizeLanguageTag } from '../src/text/language.js';
 
 const TEXT = {
   en: 'The committee published its annual report on Tuesday, describing how the city plans to expand public transport, build new housing and reduce air pollution over the next decade.',

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import type { Block } from '../workers/pool/blocks.js';
-import { extractMainContent, type MainContent } from '../workers/pool/content/main-content.js';
-import { parseHtml } from '../workers/pool/dom.js';
-import { renderText } from '../workers/pool/render/text.js';
+import type { Block } from '../src/html/blocks.js';
+import { extractMainContent, type MainContent } from '../src/html/content/main-content.js';
+import { parseHtml } from '../src/html/dom.js';
+import { renderText } from '../src/html/render/text.js';
 
 const PAGE_URL = 'https://news.example.com/2024/05/story.html';
 

@@ -4,7 +4,7 @@ import { openStorage, type Storage } from '../src/storage/connection.js';
 import { dropDatabase, freshDatabase } from './helpers/database.js';
 import { migrateDown, migrateToLatest } from '../src/storage/migrate.js';
 import { autoincLockModeProblem, checkServerRequirements } from '../src/storage/server-requirements.js';
-import { decodeIdSet, decodePostings } from '../workers/pool/postings-codec.js';
+import { decodeIdSet, decodePostings } from '../src/index/postings-codec.js';
 
 const BASE = process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test';
 const DATABASE = 'sev_migrations_test';

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { Document, Element, Text } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
-import { parseDate, dateFromUrl } from '../workers/pool/metadata/dates.js';
-import { describeText, extractMetadata, type PageMetadata } from '../workers/pool/metadata/page-metadata.js';
+import { parseDate, dateFromUrl } from '../src/html/metadata/dates.js';
+import { describeText, extractMetadata, type PageMetadata } from '../src/html/metadata/page-metadata.js';
 
 const URL = 'https://news.example.com/world/story.html';
 

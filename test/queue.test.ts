@@ -1,13 +1,13 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { Worker, type Job } from 'bullmq';
-import { ApiError } from '../src/http/errors.js';
+import { ApiError } from '../src/errors/catalogue.js';
 import { createLogger } from '../src/log/logger.js';
 import { createMetrics } from '../src/metrics/metrics.js';
 import { redisOptions } from '../src/redis/connection.js';
 import { createQueueEvents, createQueues, type QueueEventsByName, type Queues } from '../src/queue/queues.js';
 import { runJob } from '../src/queue/run-job.js';
-import { wrapProcessor } from '../workers/runtime.js';
+import { wrapProcessor } from '../src/jobs/worker-runtime.js';
 
 const connection = redisOptions(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { analyzeQuery } from '../workers/pool/analysis/analyze.js';
-import { CALIBRATION, RANKING_WEIGHTS, rankSources, rankSourcesWith, type RankSourcesInput, type SourceCandidate } from '../workers/pool/rank-sources.js';
+import { analyzeQuery } from '../src/text/analyze.js';
+import { CALIBRATION, RANKING_WEIGHTS, rankSources, rankSourcesWith, type RankSourcesInput, type SourceCandidate } from '../src/ranking/rank-sources.js';
 
 const NOW = Date.UTC(2026, 5, 1);
 const DAY = 86_400_000;

@@ -1,15 +1,15 @@
 import { expect } from 'chai';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Parser } from 'htmlparser2';
-import type { Block, Inline, TableRow } from '../workers/pool/blocks.js';
-import { ALLOWED_ATTRIBUTES, ALLOWED_TAGS, LINK_REL, renderHtml } from '../workers/pool/render/html.js';
-import { inlineLinks, inlineText } from '../workers/pool/render/inline-text.js';
-import { schemaDocuments } from '../src/http/validation.js';
+import type { Block, Inline, TableRow } from '../src/html/blocks.js';
+import { ALLOWED_ATTRIBUTES, ALLOWED_TAGS, LINK_REL, renderHtml } from '../src/html/render/html.js';
+import { inlineLinks, inlineText } from '../src/html/render/inline-text.js';
+import { schemaDocuments } from '../src/schema/request-validator.js';
 
 // The schema of one json block, as served in the OpenAPI document.
 const JSON_BLOCK_SCHEMA = schemaDocuments()['extract-block']!;
-import { renderJson } from '../workers/pool/render/json.js';
-import { renderMarkdown } from '../workers/pool/render/markdown.js';
+import { renderJson } from '../src/html/render/json.js';
+import { renderMarkdown } from '../src/html/render/markdown.js';
 
 // Builders keep the fixtures readable; they produce plain Block/Inline data as content detection does.
 const t = (text: string): Inline => ({ type: 'text', text });

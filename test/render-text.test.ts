@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { Block } from '../workers/pool/blocks.js';
-import { renderText } from '../workers/pool/render/text.js';
+import type { Block } from '../src/html/blocks.js';
+import { renderText } from '../src/html/render/text.js';
 
 const flat = { preserveFormatting: false };
 const kept = { preserveFormatting: true };

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import { cuesOf, polarity, quantityMatch, restates, statesFigures } from '../workers/pool/stance/cues.js';
-import { alignedDirection, negatesAny, scopesOf } from '../workers/pool/stance/cue-scopes.js';
-import { analyseClaim, pairFeatures } from '../workers/pool/stance/features.js';
-import { analyze } from '../workers/pool/analysis/analyze.js';
-import { checkModel, STANCES, stanceProbabilities } from '../workers/pool/stance/model.js';
-import { STANCE_MODEL, VERDICT_THRESHOLDS } from '../workers/pool/stance/model-weights.js';
-import { claimVerdict } from '../workers/pool/stance/verdict.js';
+import { cuesOf, polarity, quantityMatch, restates, statesFigures } from '../src/stance/cues.js';
+import { alignedDirection, negatesAny, scopesOf } from '../src/stance/cue-scopes.js';
+import { analyseClaim, pairFeatures } from '../src/stance/features.js';
+import { analyze } from '../src/text/analyze.js';
+import { checkModel, STANCES, stanceProbabilities } from '../src/stance/model.js';
+import { STANCE_MODEL, VERDICT_THRESHOLDS } from '../src/stance/model-weights.js';
+import { claimVerdict } from '../src/stance/verdict.js';
 import { isPrimarySource } from '../src/validate/primary.js';
 import { authorityScore } from '../src/validate/authority.js';
 

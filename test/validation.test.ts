@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { ISO_COUNTRIES, isCountryCode } from '../src/http/countries.js';
-import { ApiError } from '../src/http/errors.js';
-import { schemaDocuments, validateBody, validateQuery } from '../src/http/validation.js';
+import { ISO_COUNTRIES, isCountryCode } from '../src/schema/countries.js';
+import { ApiError } from '../src/errors/catalogue.js';
+import { schemaDocuments, validateBody, validateQuery } from '../src/schema/request-validator.js';
 
 /** The ApiError `fn` throws; fails the test when it throws nothing or something else. */
 function apiError(fn: () => unknown): ApiError {

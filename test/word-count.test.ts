@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { countWords, measureWords, readingTime } from '../workers/pool/metadata/word-count.js';
+import { countWords, measureWords, readingTime } from '../src/html/metadata/word-count.js';
 
 /** Word-like segments as Intl.Segmenter finds them on the whole text: the reference. */
 function segmenterWords(text: string): number {

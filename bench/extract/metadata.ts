@@ -1,10 +1,10 @@
 import { performance } from 'node:perf_hooks';
-import { parseHtml } from '../../workers/pool/dom.js';
-import { cleanHtml } from '../../workers/pool/clean-html.js';
-import { cleanName } from '../../workers/pool/metadata/author.js';
-import { parseDate } from '../../workers/pool/metadata/dates.js';
-import { describeText, extractMetadata } from '../../workers/pool/metadata/page-metadata.js';
-import { split } from '../../workers/pool/metadata/title.js';
+import { parseHtml } from '../../src/html/dom.js';
+import { cleanHtml } from '../../src/html/clean-html.js';
+import { cleanName } from '../../src/html/metadata/author.js';
+import { parseDate } from '../../src/html/metadata/dates.js';
+import { describeText, extractMetadata } from '../../src/html/metadata/page-metadata.js';
+import { split } from '../../src/html/metadata/title.js';
 import { loadReadabilityPages, type ReadabilityPage } from './data.js';
 
 /**
@@ -26,8 +26,8 @@ import { loadReadabilityPages, type ReadabilityPage } from './data.js';
  *
  * The pages come without their URLs: each is read as http://fakehost/test/page.html and, when it
  * declares a canonical URL, read again as that URL (what the service would have fetched). Pages
- * are parsed with the worker's parseHtml (workers/pool/dom.ts); the main text for language and
- * word count is the current cleaner's (workers/pool/clean-html.ts).
+ * are parsed with the worker's parseHtml (src/html/dom.ts); the main text for language and
+ * word count is the current cleaner's (src/html/clean-html.ts).
  *
  *   node dist/bench/extract/metadata.js [--verbose]
  */

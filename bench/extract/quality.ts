@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { cleanHtml } from '../../workers/pool/clean-html.js';
+import { cleanHtml } from '../../src/html/clean-html.js';
 import { loadArticleBenchmark, type ArticlePage } from './data.js';
 import { aggregate, matchShingles, pageF1, precision, recall, type Counts } from './shingle-metric.js';
 

@@ -7,7 +7,7 @@
  */
 import { JSDOM, VirtualConsole } from 'jsdom';
 import { Readability } from '@mozilla/readability';
-import { cleanHtml } from '../../workers/pool/clean-html.js';
+import { cleanHtml } from '../../src/html/clean-html.js';
 import { loadArticleBenchmark } from './data.js';
 import { aggregate, matchShingles } from './shingle-metric.js';
 

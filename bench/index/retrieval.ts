@@ -8,7 +8,7 @@
  * --keep leaves it in place afterwards, and --reuse measures a kept index again without loading. Data: BENCH_DATA or ../shared/data.
  */
 import { sql } from 'kysely';
-import type { KeyMode } from '../../src/auth/keys.repository.js';
+import type { Mode } from '../../src/mode.js';
 import { MysqlDocumentIndex } from '../../src/index/mysql-document-index.js';
 import type { IndexDocumentInput } from '../../src/index/types.js';
 import { createCpuPool } from '../../src/pool/pool.js';
@@ -17,7 +17,7 @@ import { migrateToLatest } from '../../src/storage/migrate.js';
 import { indexDocument, loadCorpus, loadQrels, loadQueries, ndcgAt, recallAt, type SciFactDocument } from './scifact.js';
 import { prng } from '../../test/helpers/prng.js';
 
-const MODE = (process.env.BENCH_MODE ?? 'bench') as KeyMode;
+const MODE = (process.env.BENCH_MODE ?? 'bench') as Mode;
 const args = process.argv.slice(2);
 const SYNTHETIC = args.includes('--million') ? 1_000_000 : Number(args[args.indexOf('--synthetic') + 1] ?? 0) * Number(args.includes('--synthetic'));
 /** Documents handed to indexDocuments per call, and calls in flight (the pool has two threads here). */
@@ -134,14 +134,14 @@ async function evaluate(label: string): Promise<{ ndcg: number }> {
 }
 
 /** Removes everything of a mode in bulk (faster than per-document deletion, and df goes with the terms). */
-async function emptyMode(store: Storage, mode: KeyMode): Promise<void> {
+async function emptyMode(store: Storage, mode: Mode): Promise<void> {
   await index.settle(mode);
   await sql`DELETE sp FROM index_segment_postings sp JOIN index_segments s ON s.id = sp.segment_id WHERE s.mode = ${mode}`.execute(store.db);
   await sql`DELETE p FROM index_passages p JOIN index_documents d ON d.id = p.document_id WHERE d.mode = ${mode}`.execute(store.db);
   for (const table of ['index_documents', 'index_terms', 'index_stats', 'index_segments'] as const) await store.db.deleteFrom(table).where('mode', '=', mode).execute();
 }
 
-async function segmentSummary(store: Storage, mode: KeyMode): Promise<string> {
+async function segmentSummary(store: Storage, mode: Mode): Promise<string> {
   const rows = await store.db.selectFrom('index_segments').select(['level', (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.sum<number>('postings').as('postings')])
     .where('mode', '=', mode).where('state', '=', 'active').groupBy('level').orderBy('level').execute();
   return `segments by level: ${rows.map((r) => `L${r.level}×${r.n}`).join(' ')}, ${rows.reduce((sum, r) => sum + Number(r.postings), 0)} postings`;

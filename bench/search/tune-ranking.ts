@@ -1,5 +1,5 @@
 /**
- * Tunes and measures the ranking stage of search (workers/pool/rank-sources.ts) on BEIR SciFact:
+ * Tunes and measures the ranking stage of search (src/ranking/rank-sources.ts) on BEIR SciFact:
  *   node dist/bench/search/tune-ranking.js            load SciFact into the bench's mode, then tune and measure
  *   node dist/bench/search/tune-ranking.js --reuse    the index a previous run left (it is kept)
  *   --from-zero                                       start the ascent from the best passage alone, not from the weights in the code
@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import { sql } from 'kysely';
-import type { KeyMode } from '../../src/auth/keys.repository.js';
+import type { Mode } from '../../src/mode.js';
 import { MysqlDocumentIndex } from '../../src/index/mysql-document-index.js';
 import type { QueryWeights } from '../../src/index/types.js';
 import { createCpuPool } from '../../src/pool/pool.js';
@@ -26,12 +26,12 @@ import { migrateToLatest } from '../../src/storage/migrate.js';
 import {
   CALIBRATION, DOCUMENT_BM25, RANKING_WEIGHTS, candidateFeatures, rankSources, rankSourcesWith,
   type CandidateFeatures, type Calibration, type ConfidenceFeatures, type RankingWeights, type RankSourcesInput, type SourceCandidate,
-} from '../../workers/pool/rank-sources.js';
+} from '../../src/ranking/rank-sources.js';
 import { DATA_DIR } from '../extract/data.js';
 import { percentile } from '../percentile.js';
 import { indexDocument, loadCorpus, loadQrels, loadQueries, ndcgAt, recallAt } from '../index/scifact.js';
 
-const MODE = (process.env.BENCH_MODE ?? 'bench') as KeyMode;
+const MODE = (process.env.BENCH_MODE ?? 'bench') as Mode;
 const DATABASE_URL = process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/sev_rank';
 const REUSE = process.argv.includes('--reuse');
 /** Documents the service takes from the index per search, and results it returns (max_results 10). */

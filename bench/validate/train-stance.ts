@@ -1,6 +1,6 @@
 /**
- * Trains the stance model (workers/pool/stance) on SciFact's training claims only, and writes
- * its weights to workers/pool/stance/model-weights.ts. The dev claims are never read here: they
+ * Trains the stance model (src/stance) on SciFact's training claims only, and writes
+ * its weights to src/stance/model-weights.ts. The dev claims are never read here: they
  * are what bench/validate measures the service on.
  *
  *   npm run build && node dist/bench/validate/train-stance.js
@@ -24,11 +24,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../src/paths.js';
-import { analyze, analyzeQuery } from '../../workers/pool/analysis/analyze.js';
-import { idf } from '../../workers/pool/bm25.js';
-import { analyseClaim, FEATURES, pairFeatures } from '../../workers/pool/stance/features.js';
-import { STANCES, stanceProbabilities, type StanceModel } from '../../workers/pool/stance/model.js';
-import { claimVerdict, type VerdictThresholds } from '../../workers/pool/stance/verdict.js';
+import { analyze, analyzeQuery } from '../../src/text/analyze.js';
+import { idf } from '../../src/ranking/bm25.js';
+import { analyseClaim, FEATURES, pairFeatures } from '../../src/stance/features.js';
+import { STANCES, stanceProbabilities, type StanceModel } from '../../src/stance/model.js';
+import { claimVerdict, type VerdictThresholds } from '../../src/stance/verdict.js';
 import { prng } from '../../test/helpers/prng.js';
 import { loadCorpus } from '../index/scifact.js';
 import { classification, loadClaims, type SciFactClaim } from './scifact-claims.js';
@@ -252,7 +252,7 @@ for (const [setting, name] of [['cited', `abstracts the claim cites`], ['retriev
 }
 
 const model = train(examples);
-const target = process.env.OUT ?? path.join(PROJECT_ROOT, 'workers', 'pool', 'stance', 'model-weights.ts');
+const target = process.env.OUT ?? path.join(PROJECT_ROOT, 'src', 'stance', 'model-weights.ts');
 fs.writeFileSync(target, `// Written by bench/validate/train-stance.ts from SciFact's training claims (${claims.length}); do not edit by hand.
 import type { StanceModel } from './model.js';
 import type { VerdictThresholds } from './verdict.js';

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Database } from '../storage/schema.js';
-import { ApiError } from '../http/errors.js';
-import { inRanges, parseRanges } from '../http/client-address.js';
+import { ApiError } from '../errors/catalogue.js';
+import { inRanges, parseRanges } from '../net/ip-ranges.js';
 import { hashKey, hashesEqual } from './key-hash.js';
 import { parseKey } from './key-format.js';
 import { findKeyBySecretHash, type KeyRecord, type SecretMatch } from './keys.repository.js';

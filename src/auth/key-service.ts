@@ -2,14 +2,12 @@ import type { Kysely } from 'kysely';
 import type { Redis } from 'ioredis';
 import type { Clock } from '../clock.js';
 import type { Database } from '../storage/schema.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors/catalogue.js';
 import { generateKey, keyHint, randomId } from './key-format.js';
 import { hashKey } from './key-hash.js';
 import { publishInvalidation } from './key-cache.js';
-import {
-  findAccount, findAccounts, findKey, insertAccountIfAbsent, insertKey, listAccounts, listKeys, previousSecretsEnds,
-  replaceSecret, setRevokedAt, updateAccount, type Account, type KeyFilter, type KeyMode, type KeyRecord, type KeyType,
-} from './keys.repository.js';
+import { findAccount, findAccounts, findKey, insertAccountIfAbsent, insertKey, listAccounts, listKeys, previousSecretsEnds, replaceSecret, setRevokedAt, updateAccount, type Account, type KeyFilter, type KeyRecord, type KeyType } from './keys.repository.js';
+import type { Mode } from '../mode.js';
 import { keyStatus, keyView } from './key-view.js';
 import type { Feature, Plans } from './plans.js';
 import { SCOPES, type Permission, type Principal } from './principal.js';
@@ -27,7 +25,7 @@ export interface KeyInput {
   expires_at?: string;
   description?: string;
   account_id?: string;
-  mode?: KeyMode;
+  mode?: Mode;
 }
 
 export interface ServiceAccountInput extends Omit<KeyInput, 'type'> {
@@ -169,7 +167,7 @@ export class KeyService {
     const { type, permissions, feature } = kind;
     const accountId = input.account_id ?? actor.accountId ?? DEFAULT_ACCOUNT_ID;
     if (!actor.permissions.has('operator') && accountId !== actor.accountId) throw operatorOnly(actor);
-    const mode: KeyMode = input.mode ?? actor.mode;
+    const mode: Mode = input.mode ?? actor.mode;
     if (actor.mode === 'test' && mode === 'live') {
       throw new ApiError('INSUFFICIENT_PERMISSIONS', { required_permission: 'admin:live', current_plan: actor.plan }, 'A sandbox key can only create sandbox keys.');
     }

@@ -1,10 +1,9 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { AccountsTable, ApiKeysTable, Database } from '../storage/schema.js';
+import type { Mode } from '../mode.js';
 
 export const KEY_TYPES = ['standard', 'scoped', 'service_account'] as const;
 export type KeyType = (typeof KEY_TYPES)[number];
-export const KEY_MODES = ['live', 'test'] as const;
-export type KeyMode = (typeof KEY_MODES)[number];
 
 export interface Account {
   id: string;
@@ -18,7 +17,7 @@ export interface KeyRecord {
   accountId: string;
   name: string;
   type: KeyType;
-  mode: KeyMode;
+  mode: Mode;
   permissions: string[];
   rateLimit: number | null;
   dailyLimit: number | null;
@@ -49,7 +48,7 @@ function toKey(row: Selectable<ApiKeysTable>): KeyRecord {
     accountId: row.account_id,
     name: row.name,
     type: row.type as KeyType,
-    mode: row.mode as KeyMode,
+    mode: row.mode as Mode,
     permissions: JSON.parse(row.permissions) as string[],
     rateLimit: row.rate_limit,
     dailyLimit: row.daily_limit,
@@ -139,7 +138,7 @@ export async function findKey(db: Kysely<Database>, id: string): Promise<KeyReco
 export interface KeyFilter {
   accountId?: string;
   type?: KeyType;
-  mode?: KeyMode;
+  mode?: Mode;
   limit: number;
   offset: number;
 }

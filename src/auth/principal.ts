@@ -1,4 +1,5 @@
-import type { KeyMode, KeyType } from './keys.repository.js';
+import type { KeyType } from './keys.repository.js';
+import type { Mode } from '../mode.js';
 
 /** The scopes of section 5: each guards its endpoints. */
 export const SCOPES = ['search', 'extract', 'summarize', 'validate', 'cache', 'monitor', 'index'] as const;
@@ -20,7 +21,7 @@ export interface Principal {
   /** The tenant; null for the master key, which stands above accounts. */
   accountId: string | null;
   /** live or test (sandbox): usage, limits, cache and audit are kept apart per mode. */
-  mode: KeyMode;
+  mode: Mode;
   permissions: ReadonlySet<Permission>;
   plan: string;
   rateLimitPerMinute: number;

@@ -4,7 +4,7 @@
  * a canonical serialisation of every parameter that changes the answer.
  */
 import { createHash } from 'node:crypto';
-import { foldCase, normalizeChunk } from '../../workers/pool/analysis/normalize.js';
+import { foldCase, normalizeChunk } from '../text/normalize.js';
 
 /** Longer keys are replaced by their hash: Redis key names stay short whatever the parameters. */
 const MAX_RAW_KEY_CHARS = 200;

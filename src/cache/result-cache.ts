@@ -12,7 +12,7 @@ import type { Redis } from 'ioredis';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log/logger.js';
 import type { Metrics } from '../metrics/metrics.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors/catalogue.js';
 import { CLEAR_BATCH_SCRIPT, GET_SCRIPT, HITS_SCRIPT, PUT_SCRIPT } from './cache-scripts.js';
 import type { NearCache } from './near-cache.js';
 

@@ -8,7 +8,7 @@
  * cancelled or failed, or the API refused it; 2 the command line is wrong.
  */
 import { parseArgs } from 'node:util';
-import { CrawlClient } from '../crawl/crawl-client.js';
+import { CrawlClient } from './crawl-client.js';
 import { apiBaseUrl, ApiRefused } from './api-client.js';
 import { ProgressBar } from './progress-bar.js';
 import type { CrawlView } from '../crawl/crawl-view.js';

@@ -10,7 +10,7 @@
  */
 import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
-import { countDocuments, IngestClient, readBatches, type LineError } from '../index/ingest-client.js';
+import { countDocuments, IngestClient, readBatches, type LineError } from './ingest-client.js';
 import { apiBaseUrl, ApiRefused } from './api-client.js';
 import { emptyCounts, type IngestCounts } from '../index/ingest.js';
 import { ProgressBar } from './progress-bar.js';

@@ -2,7 +2,7 @@ import type { KeyInput, KeyService } from '../auth/key-service.js';
 import type { KeyFilter, KeyRecord } from '../auth/keys.repository.js';
 import { accountView } from '../auth/key-view.js';
 import type { Principal } from '../auth/principal.js';
-import { validateBody, validateQuery } from '../http/validation.js';
+import { validateBody, validateQuery } from '../schema/request-validator.js';
 
 /*
  * The commands of `npm run keys`. Each one turns its options into the body or query string the

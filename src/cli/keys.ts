@@ -9,7 +9,7 @@ import { KeyService } from '../auth/key-service.js';
 import { operatorPrincipal } from '../auth/principal.js';
 import { systemClock } from '../clock.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors/catalogue.js';
 import { openRedis } from '../redis/connection.js';
 import { openStorage } from '../storage/connection.js';
 import { migrateToLatest } from '../storage/migrate.js';

@@ -11,11 +11,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { KeyMode } from '../auth/keys.repository.js';
+import type { Mode } from '../mode.js';
 import type { Logger } from '../log/logger.js';
 import type { Database } from '../storage/schema.js';
 import { checkRobots, crawlDelay, type RobotsOptions } from '../fetch/robots.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors/catalogue.js';
 import { createFetchSignal } from '../fetch/fetch-signal.js';
 import { guardedRequest, parseHttpUrl } from '../fetch/guarded-request.js';
 import { discardBody, readBodyPrefix } from '../fetch/read-body.js';
@@ -162,7 +162,7 @@ class CrawlRun {
     private readonly owner: string,
     private readonly request: CrawlRequest,
     /** The index the pages go to: the mode of the key that started the crawl. */
-    private readonly mode: KeyMode,
+    private readonly mode: Mode,
     private readonly signal: AbortSignal,
     /** Aborted at a shutdown: no page is started any more; those in hand finish (until `signal` cuts them off). */
     private readonly draining: AbortSignal,

@@ -6,11 +6,11 @@
  */
 import type { LimitFunction } from 'p-limit';
 import type { Config } from '../config.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors/catalogue.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { TaskTimeoutError, type CpuPool } from '../pool/pool.js';
 import type { IndexWriter } from './index-writer.js';
-import type { KeyMode } from '../auth/keys.repository.js';
+import type { Mode } from '../mode.js';
 import { fetchPage, type FetchedPage } from '../fetch/fetch-page.js';
 import { fetchOptions } from '../fetch/service-fetch.js';
 import { decodeBody } from '../extract/decode-body.js';
@@ -38,7 +38,7 @@ export interface FetchContext {
 
 export interface ProcessContext {
   /** The index the page goes to. */
-  mode: KeyMode;
+  mode: Mode;
   /** Whether a URL a redirect led to is still the crawl's, and not already in its frontier on its own. */
   redirectTarget: (finalUrl: string) => Promise<'crawl' | 'out-of-scope' | 'known'>;
 }

@@ -3,7 +3,7 @@
  * A crawl belongs to the account and mode that started it; to anyone else it does not exist.
  */
 import type { Kysely } from 'kysely';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors/catalogue.js';
 import type { Principal } from '../auth/principal.js';
 import type { Database } from '../storage/schema.js';
 import type { CrawlRequest } from './crawl-options.js';

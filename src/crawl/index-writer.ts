@@ -5,7 +5,7 @@
  * write pays that turn once (the index retries a write that loses a deadlock, so pages already
  * fetched are not fetched again for it).
  */
-import type { KeyMode } from '../auth/keys.repository.js';
+import type { Mode } from '../mode.js';
 import type { DocumentIndex, IndexDocumentInput, IndexOutcome } from '../index/types.js';
 
 /** Pages per write at most. */
@@ -20,7 +20,7 @@ interface Waiting {
 }
 
 /** An index writer for one crawl (one mode). */
-export function crawlIndexWriter(index: DocumentIndex, mode: KeyMode): IndexWriter {
+export function crawlIndexWriter(index: DocumentIndex, mode: Mode): IndexWriter {
   const waiting: Waiting[] = [];
   let writing = false;
 

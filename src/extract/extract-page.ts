@@ -2,7 +2,7 @@ import { sha256Hex } from '../storage/hash.js';
 import type { Kysely } from 'kysely';
 import type { LimitFunction } from 'p-limit';
 import type { Config } from '../config.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors/catalogue.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { TaskTimeoutError, type CpuPool } from '../pool/pool.js';
 import type { Database } from '../storage/schema.js';
@@ -12,7 +12,7 @@ import { fetchOptions, measuredFetch } from '../fetch/service-fetch.js';
 import { decodeBody } from './decode-body.js';
 import { findFreshExtraction, insertExtraction, type StoredExtraction } from './extraction.repository.js';
 import type { ExtractRequest, ExtractResult } from './types.js';
-import type { CleanHtmlOutput } from '../../workers/pool/clean-html.js';
+import type { CleanHtmlOutput } from '../html/clean-html.js';
 
 export interface ExtractDeps {
   config: Config;

@@ -1,5 +1,5 @@
-import type { OutputFormat } from '../../workers/pool/clean-html.js';
-import type { JsonBlock } from '../../workers/pool/render/json.js';
+import type { OutputFormat } from '../html/clean-html.js';
+import type { JsonBlock } from '../html/render/json.js';
 
 /** Body of POST /v1/extract after validation against schemas/extract.request.json (defaults applied). */
 export interface ExtractRequest {

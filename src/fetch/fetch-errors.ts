@@ -2,7 +2,7 @@
  * Turns what can go wrong while fetching into the client-facing errors of the catalogue,
  * with a short reason the client can act on rather than a stack of socket internals.
  */
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors/catalogue.js';
 import { AddressNotAllowedError } from './guarded-agent.js';
 
 const REASONS: Readonly<Record<string, string>> = {

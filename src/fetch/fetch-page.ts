@@ -5,7 +5,7 @@
  * and content we cannot extract from refused.
  */
 import type { LimitFunction } from 'p-limit';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors/catalogue.js';
 import { parseContentType } from './content-type.js';
 import { classifyContent, classifyMime, type ContentKind } from './content-kind.js';
 import { detectChallenge, INTERSTITIAL_STATUSES } from './challenge.js';

@@ -6,7 +6,7 @@
 import { Writable, type Readable, type Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
-import type { ApiError } from '../http/errors.js';
+import type { ApiError } from '../errors/catalogue.js';
 import { extractionFailed } from './fetch-errors.js';
 
 // Stacked codings are legal but real servers use one; each layer costs a zlib context.

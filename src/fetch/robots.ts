@@ -15,7 +15,7 @@
  */
 import { TextDecoder } from 'node:util';
 import robotsParserModule from 'robots-parser';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors/catalogue.js';
 import { ExpiringCache } from './expiring-cache.js';
 import { blockedByRobots, toFetchError, unreachable } from './fetch-errors.js';
 import { createFetchSignal, raceSignal } from './fetch-signal.js';

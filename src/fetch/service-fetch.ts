@@ -4,7 +4,7 @@
  */
 import type { LimitFunction } from 'p-limit';
 import type { Config } from '../config.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors/catalogue.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { fetchPage, type FetchedPage, type FetchOptions } from './fetch-page.js';
 

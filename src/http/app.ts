@@ -3,7 +3,7 @@ import { Router } from '@koa/router';
 import type { AppState } from './context.js';
 import type { AppDeps } from './deps.js';
 import type { RouteDoc } from './openapi.js';
-import { parseRanges } from './client-address.js';
+import { parseRanges } from '../net/ip-ranges.js';
 import { requestId } from './middleware/request-id.js';
 import { observe } from './middleware/observe.js';
 import { errorEnvelope } from './middleware/error-envelope.js';

@@ -2,8 +2,8 @@
  * The OpenAPI 3.1 document of the service, built from the route table and the JSON Schemas the
  * requests are validated with, so that the documentation cannot drift from what is enforced.
  */
-import { ERROR_CATALOGUE, ERROR_CODES } from './errors.js';
-import { schemaDocuments } from './validation.js';
+import { ERROR_CATALOGUE, ERROR_CODES } from '../errors/catalogue.js';
+import { schemaDocuments } from '../schema/request-validator.js';
 
 export interface RouteDoc {
   method: 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';

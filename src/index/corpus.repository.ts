@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { KeyMode } from '../auth/keys.repository.js';
+import type { Mode } from '../mode.js';
 import type { Database } from '../storage/schema.js';
 import { domainPattern } from './domain.js';
 
@@ -9,12 +9,12 @@ export interface CorpusStats {
   totalLength: number;
 }
 
-export async function readStats(db: Kysely<Database>, mode: KeyMode): Promise<CorpusStats | null> {
+export async function readStats(db: Kysely<Database>, mode: Mode): Promise<CorpusStats | null> {
   const row = await db.selectFrom('index_stats').selectAll().where('mode', '=', mode).executeTakeFirst();
   return row ? { documents: Number(row.documents), passages: Number(row.passages), totalLength: Number(row.total_length) } : null;
 }
 
-export async function findTerms(db: Kysely<Database>, mode: KeyMode, terms: readonly string[]): Promise<Map<string, { id: number; df: number }>> {
+export async function findTerms(db: Kysely<Database>, mode: Mode, terms: readonly string[]): Promise<Map<string, { id: number; df: number }>> {
   if (terms.length === 0) return new Map();
   const rows = await db.selectFrom('index_terms').select(['id', 'term', 'df']).where('mode', '=', mode).where('term', 'in', terms).execute();
   return new Map(rows.map((r) => [r.term, { id: Number(r.id), df: Number(r.df) }]));
@@ -43,7 +43,7 @@ export async function readPassageDocuments(db: Kysely<Database>, passageIds: rea
 }
 
 /** Ids of up to `limit` passages of documents in the given domains or their subdomains. */
-export async function passagesOfDomains(db: Kysely<Database>, mode: KeyMode, domains: readonly string[], limit: number): Promise<number[]> {
+export async function passagesOfDomains(db: Kysely<Database>, mode: Mode, domains: readonly string[], limit: number): Promise<number[]> {
   const rows = await db.selectFrom('index_documents as d').innerJoin('index_passages as p', 'p.document_id', 'd.id')
     .select('p.id').where('d.mode', '=', mode)
     .where((eb) => eb.or(domains.map((domain) => eb('d.domain_reversed', 'like', domainPattern(domain)))))

@@ -3,8 +3,8 @@
  * the check that sorts a batch into documents to index and documents refused, each refusal
  * named by its position so the sender can find and fix it.
  */
-import { ApiError } from '../http/errors.js';
-import { validateBody } from '../http/validation.js';
+import { ApiError } from '../errors/catalogue.js';
+import { validateBody } from '../schema/request-validator.js';
 
 export type ContentType = 'text' | 'markdown' | 'html';
 

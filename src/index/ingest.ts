@@ -3,7 +3,7 @@
  * The one code path behind POST /v1/index/documents (through the index queue's worker, where
  * the CPU pool is) and behind npm run ingest (which calls that endpoint).
  */
-import type { KeyMode } from '../auth/keys.repository.js';
+import type { Mode } from '../mode.js';
 import { TaskTimeoutError, type CpuPool } from '../pool/pool.js';
 import type { AcceptedDocument, IngestDocument, IngestError } from './ingest-document.js';
 import { markdownToText } from './markdown-text.js';
@@ -50,7 +50,7 @@ export function emptyCounts(): IngestCounts {
  */
 export async function ingestDocuments(
   deps: IngestDeps,
-  mode: KeyMode,
+  mode: Mode,
   documents: readonly AcceptedDocument[],
   rejected: readonly IngestError[],
   onProgress: (progress: IngestProgress) => Promise<void> = async () => undefined,

@@ -3,7 +3,7 @@
  * belongs to the account and mode that submitted it; to anyone else it does not exist.
  */
 import type { Job, JobsOptions, Queue } from 'bullmq';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors/catalogue.js';
 import type { Principal } from '../auth/principal.js';
 import type { JobEnvelope } from '../queue/queues.js';
 import type { AcceptedDocument, IngestError } from './ingest-document.js';

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { KeyMode } from '../auth/keys.repository.js';
+import type { Mode } from '../mode.js';
 import type { CpuPool } from '../pool/pool.js';
 import type { Database } from '../storage/schema.js';
 import { deleteDomain, deleteUrls } from './deletion.repository.js';
@@ -38,11 +38,11 @@ export class MysqlDocumentIndex implements DocumentIndex {
   /** Picks up merges a stopped process left to do (call once when a writing process starts). */
   async resumeMerges(): Promise<void> {
     const modes = await this.db.selectFrom('index_segments').select('mode').distinct().execute();
-    for (const { mode } of modes) this.merger.request(mode as KeyMode);
+    for (const { mode } of modes) this.merger.request(mode as Mode);
   }
 
   /** Resolves when the mode's segments are merged as far as the policy goes. */
-  settle(mode: KeyMode): Promise<void> {
+  settle(mode: Mode): Promise<void> {
     return this.merger.settle(mode);
   }
 
@@ -50,7 +50,7 @@ export class MysqlDocumentIndex implements DocumentIndex {
     return this.merger.close();
   }
 
-  async indexDocuments(mode: KeyMode, documents: readonly IndexDocumentInput[]): Promise<IndexOutcome[]> {
+  async indexDocuments(mode: Mode, documents: readonly IndexDocumentInput[]): Promise<IndexOutcome[]> {
     const outcomes: IndexOutcome[] = [];
     for (let start = 0; start < documents.length; start += BATCH) {
       const batch = documents.slice(start, start + BATCH);
@@ -63,24 +63,24 @@ export class MysqlDocumentIndex implements DocumentIndex {
     return outcomes;
   }
 
-  async deleteByUrls(mode: KeyMode, urls: readonly string[]): Promise<number> {
+  async deleteByUrls(mode: Mode, urls: readonly string[]): Promise<number> {
     const hashes = urls.map(sha256Hex);
     const deleted = await withDeadlockRetry(() => deleteUrls(this.db, mode, hashes));
     this.merger.request(mode);
     return deleted;
   }
 
-  async deleteByDomain(mode: KeyMode, domain: string): Promise<number> {
+  async deleteByDomain(mode: Mode, domain: string): Promise<number> {
     const deleted = await withDeadlockRetry(() => deleteDomain(this.db, mode, domain));
     this.merger.request(mode);
     return deleted;
   }
 
-  retrieve(mode: KeyMode, query: string, options: RetrieveOptions): Promise<RetrievedPassage[]> {
+  retrieve(mode: Mode, query: string, options: RetrieveOptions): Promise<RetrievedPassage[]> {
     return retrievePassages(this.db, this.pool, mode, query, options, this.tuning);
   }
 
-  queryWeights(mode: KeyMode, query: string, language?: string): Promise<QueryWeights> {
+  queryWeights(mode: Mode, query: string, language?: string): Promise<QueryWeights> {
     return queryWeights(this.db, mode, query, language);
   }
 }

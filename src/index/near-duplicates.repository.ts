@@ -1,8 +1,8 @@
 import type { Transaction } from 'kysely';
-import type { KeyMode } from '../auth/keys.repository.js';
+import type { Mode } from '../mode.js';
 import type { Database } from '../storage/schema.js';
-import { hammingDistance } from '../../workers/pool/simhash.js';
-import type { PreparedDocument } from '../../workers/pool/prepare-documents.js';
+import { hammingDistance } from '../text/simhash.js';
+import type { PreparedDocument } from './prepare-documents.js';
 
 /** Simhashes of texts this short vary too little with content to tell copies apart. */
 const MIN_TERMS = 30;
@@ -16,7 +16,7 @@ const BANDS = ['sim0', 'sim1', 'sim2', 'sim3'] as const;
  * candidates of a whole batch come from the four band indexes in one query. A copy points at
  * the original story, never at another copy. (Copies within one batch are not compared.)
  */
-export async function findNearDuplicates(trx: Transaction<Database>, mode: KeyMode, documents: readonly PreparedDocument[]): Promise<(number | null)[]> {
+export async function findNearDuplicates(trx: Transaction<Database>, mode: Mode, documents: readonly PreparedDocument[]): Promise<(number | null)[]> {
   const judged = documents.filter((d) => d.termCount >= MIN_TERMS);
   if (judged.length === 0) return documents.map(() => null);
   const candidates = await trx.selectFrom('index_documents').select(['id', 'duplicate_of', ...BANDS])

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { KeyMode } from '../auth/keys.repository.js';
+import type { Mode } from '../mode.js';
 import type { Database } from '../storage/schema.js';
 
 /** How long the index's main language is trusted before it is counted again. */
@@ -11,7 +11,7 @@ const cache = new Map<string, { language: string; until: number }>();
  * short to detect one would otherwise not be stemmed and miss them. Without a language from
  * the caller, the mode's most common document language is the best guess.
  */
-export async function queryLanguage(db: Kysely<Database>, mode: KeyMode, given: string | undefined): Promise<string | null> {
+export async function queryLanguage(db: Kysely<Database>, mode: Mode, given: string | undefined): Promise<string | null> {
   if (given) return given;
   const cached = cache.get(mode);
   if (cached && cached.until > Date.now()) return cached.language;

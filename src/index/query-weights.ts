@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { KeyMode } from '../auth/keys.repository.js';
+import type { Mode } from '../mode.js';
 import type { Database } from '../storage/schema.js';
-import { idf } from '../../workers/pool/bm25.js';
-import { analyzeQuery } from './analysis-adapter.js';
+import { idf } from '../ranking/bm25.js';
+import { analyzeQuery } from '../text/analyze.js';
 import { findTerms, readStats, type CorpusStats } from './corpus.repository.js';
 import { queryLanguage } from './query-language.js';
 import type { QueryWeights } from './types.js';
@@ -22,7 +22,7 @@ export interface WeighedQuery {
  * and the ranking stage scores text the index did not (search engine snippets, pages fetched
  * live) on the same scale.
  */
-export async function weighQuery(db: Kysely<Database>, mode: KeyMode, query: string, given: string | undefined): Promise<WeighedQuery> {
+export async function weighQuery(db: Kysely<Database>, mode: Mode, query: string, given: string | undefined): Promise<WeighedQuery> {
   const language = await queryLanguage(db, mode, given);
   const stats = await readStats(db, mode);
   if (!stats || stats.passages <= 0) return { language, stats: null, terms: [] };
@@ -36,7 +36,7 @@ export async function weighQuery(db: Kysely<Database>, mode: KeyMode, query: str
 }
 
 /** weighQuery in the form the ranking stage takes. */
-export async function queryWeights(db: Kysely<Database>, mode: KeyMode, query: string, given: string | undefined): Promise<QueryWeights> {
+export async function queryWeights(db: Kysely<Database>, mode: Mode, query: string, given: string | undefined): Promise<QueryWeights> {
   const { language, stats, terms } = await weighQuery(db, mode, query, given);
   if (!stats) return { language, termWeights: {}, avgPassageLength: 0, avgDocumentLength: 0 };
   return {

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { KeyMode } from '../auth/keys.repository.js';
+import type { Mode } from '../mode.js';
 import type { CpuPool } from '../pool/pool.js';
 import type { Database } from '../storage/schema.js';
-import type { ScoreSegmentsOutput } from '../../workers/pool/score-segments.js';
+import type { ScoreSegmentsOutput } from './score-segments.js';
 import { passagesOfDomains, readPassageDocuments, readPassages, type PassageDocument } from './corpus.repository.js';
 import { withinDomain } from './domain.js';
 import { weighQuery } from './query-weights.js';
@@ -19,7 +19,7 @@ const MAX_LIMIT = 1000;
  * a longer ranking of the same postings.
  */
 export async function retrievePassages(
-  db: Kysely<Database>, pool: CpuPool, mode: KeyMode, query: string, options: RetrieveOptions, tuning: ScoringTuning = DEFAULT_TUNING,
+  db: Kysely<Database>, pool: CpuPool, mode: Mode, query: string, options: RetrieveOptions, tuning: ScoringTuning = DEFAULT_TUNING,
 ): Promise<RetrievedPassage[]> {
   const limit = Math.max(1, Math.min(Math.floor(options.limit), MAX_LIMIT));
   const { stats, terms } = await weighQuery(db, mode, query, options.language);
@@ -73,7 +73,7 @@ export const DEFAULT_TUNING: ScoringTuning = { splitBytes: 512 * 1024, maxCandid
  * The passages of the included domains (subdomains included), ascending, when there are at
  * most `max` of them; undefined without an include filter or when it is too broad to list.
  */
-async function allowedPassages(db: Kysely<Database>, mode: KeyMode, options: RetrieveOptions, max: number): Promise<Uint32Array | undefined> {
+async function allowedPassages(db: Kysely<Database>, mode: Mode, options: RetrieveOptions, max: number): Promise<Uint32Array | undefined> {
   const include = options.domains?.include ?? [];
   if (include.length === 0) return undefined;
   const ids = await passagesOfDomains(db, mode, include, max + 1);

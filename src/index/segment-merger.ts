@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { KeyMode } from '../auth/keys.repository.js';
+import type { Mode } from '../mode.js';
 import type { CpuPool } from '../pool/pool.js';
 import type { Database } from '../storage/schema.js';
 import { withDeadlockRetry } from '../storage/deadlock-retry.js';
@@ -26,7 +26,7 @@ export interface MergeObserver {
 
 export interface MergerOptions {
   /** Errors of the background work (merges and the clean-up before them); the mode is merged again at its next request. */
-  onError?: (error: unknown, mode: KeyMode) => void;
+  onError?: (error: unknown, mode: Mode) => void;
   observer?: MergeObserver;
 }
 
@@ -56,8 +56,8 @@ export function planMerge(active: readonly Segment[]): MergePlan | null {
  * never read and the next merge removes.
  */
 export class SegmentMerger {
-  private readonly loops = new Map<KeyMode, Promise<void>>();
-  private readonly requested = new Set<KeyMode>();
+  private readonly loops = new Map<Mode, Promise<void>>();
+  private readonly requested = new Set<Mode>();
   private closed = false;
 
   constructor(
@@ -67,7 +67,7 @@ export class SegmentMerger {
   ) {}
 
   /** Notes that a mode may need merging; the work happens in the background. */
-  request(mode: KeyMode): void {
+  request(mode: Mode): void {
     if (this.closed) return;
     this.requested.add(mode);
     if (!this.loops.has(mode)) {
@@ -76,7 +76,7 @@ export class SegmentMerger {
   }
 
   /** Merges a mode until nothing is left to merge (for benchmarks and tests that measure the settled index). */
-  async settle(mode: KeyMode): Promise<void> {
+  async settle(mode: Mode): Promise<void> {
     this.request(mode);
     while (this.loops.has(mode)) await this.loops.get(mode);
   }
@@ -87,7 +87,7 @@ export class SegmentMerger {
     await Promise.all(this.loops.values());
   }
 
-  private async loop(mode: KeyMode): Promise<void> {
+  private async loop(mode: Mode): Promise<void> {
     while (this.requested.has(mode) && !this.closed) {
       this.requested.delete(mode);
       try {
@@ -102,7 +102,7 @@ export class SegmentMerger {
   }
 
   /** False when another process holds the mode's merge lock. */
-  private async mergeWhileNeeded(mode: KeyMode): Promise<boolean> {
+  private async mergeWhileNeeded(mode: Mode): Promise<boolean> {
     return this.db.connection().execute(async (conn) => {
       // Named locks are server-wide: the database's name keeps deployments sharing a server apart (SHA1 keeps it within 64 characters).
       const lock = sql`CONCAT('sev_merge_', SHA1(CONCAT(DATABASE(), ':', ${mode})))`;
@@ -129,7 +129,7 @@ export class SegmentMerger {
   }
 
   /** False when close() stopped it before the swap. */
-  private async merge(conn: Kysely<Database>, mode: KeyMode, plan: MergePlan): Promise<boolean> {
+  private async merge(conn: Kysely<Database>, mode: Mode, plan: MergePlan): Promise<boolean> {
     const first = Math.min(...plan.segments.map((s) => s.firstPassage));
     const last = Math.max(...plan.segments.map((s) => s.lastPassage));
     const live = await livePassages(conn, mode, first, last);
@@ -177,7 +177,7 @@ export class SegmentMerger {
 }
 
 /** Which passage ids of the mode in [first, last] still exist, as a bitmap (bit i: passage first + i). */
-async function livePassages(conn: Kysely<Database>, mode: KeyMode, first: number, last: number): Promise<Uint8Array> {
+async function livePassages(conn: Kysely<Database>, mode: Mode, first: number, last: number): Promise<Uint8Array> {
   const bits = new Uint8Array(((last - first + 1) >> 3) + 1);
   const STEP = 500_000;
   for (let from = first; from <= last; from += STEP) {

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { KeyMode } from '../auth/keys.repository.js';
+import type { Mode } from '../mode.js';
 import type { Database, IndexSegmentPostingsTable, IndexSegmentsTable } from '../storage/schema.js';
-import { encodeBlocks, type StoredBlock } from '../../workers/pool/postings-codec.js';
+import { encodeBlocks, type StoredBlock } from './postings-codec.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -45,7 +45,7 @@ export function batchLists(passages: readonly { id: number; length: number; term
 }
 
 export async function createSegment(
-  db: Executor, mode: KeyMode, fields: { level: number; state: IndexSegmentsTable['state']; postings: number; firstPassage: number; lastPassage: number },
+  db: Executor, mode: Mode, fields: { level: number; state: IndexSegmentsTable['state']; postings: number; firstPassage: number; lastPassage: number },
 ): Promise<number> {
   const result = await db.insertInto('index_segments').values({
     mode, level: fields.level, state: fields.state, postings: fields.postings, dead_postings: 0,
@@ -88,7 +88,7 @@ export async function readTermChunks(
   }));
 }
 
-export async function segmentsOf(db: Executor, mode: KeyMode, state: IndexSegmentsTable['state']): Promise<Segment[]> {
+export async function segmentsOf(db: Executor, mode: Mode, state: IndexSegmentsTable['state']): Promise<Segment[]> {
   const rows = await db.selectFrom('index_segments').selectAll().where('mode', '=', mode).where('state', '=', state).orderBy('id').execute();
   return rows.map((r) => ({
     id: Number(r.id), level: r.level, postings: Number(r.postings), deadPostings: Number(r.dead_postings),
@@ -119,7 +119,7 @@ export async function segmentStats(db: Kysely<Database>): Promise<SegmentStats[]
  * merger a segment is worth rewriting. Segments of a mode cover disjoint passage-id ranges
  * (writers of a mode take turns, merges join neighbours), so the range finds the segment.
  */
-export async function countDeadPostings(trx: Transaction<Database>, mode: KeyMode, passages: readonly { id: number; postings: number }[]): Promise<void> {
+export async function countDeadPostings(trx: Transaction<Database>, mode: Mode, passages: readonly { id: number; postings: number }[]): Promise<void> {
   if (passages.length === 0) return;
   const dead = new Map<number, number>();
   for (const segment of await segmentsOf(trx, mode, 'active')) {

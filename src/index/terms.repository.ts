@@ -1,5 +1,5 @@
 import { sql, type Transaction } from 'kysely';
-import type { KeyMode } from '../auth/keys.repository.js';
+import type { Mode } from '../mode.js';
 import type { Database } from '../storage/schema.js';
 
 /** Terms per statement: a few hundred KB of parameters at most. */
@@ -12,7 +12,7 @@ const TERMS_PER_STATEMENT = 4000;
  * vocabulary of a batch. Callers hold the mode's writer turn, so no other writer adds terms of
  * this mode meanwhile.
  */
-export async function addTerms(trx: Transaction<Database>, mode: KeyMode, passageTerms: readonly string[][]): Promise<Map<string, number>> {
+export async function addTerms(trx: Transaction<Database>, mode: Mode, passageTerms: readonly string[][]): Promise<Map<string, number>> {
   const df = new Map<string, number>();
   for (const terms of passageTerms) for (const term of terms) df.set(term, (df.get(term) ?? 0) + 1);
   const ids = await findIds(trx, mode, [...df.keys()]);
@@ -42,7 +42,7 @@ export async function adjustDf(trx: Transaction<Database>, changes: ReadonlyMap<
   }
 }
 
-async function findIds(trx: Transaction<Database>, mode: KeyMode, terms: readonly string[]): Promise<Map<string, number>> {
+async function findIds(trx: Transaction<Database>, mode: Mode, terms: readonly string[]): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
   for (let start = 0; start < terms.length; start += TERMS_PER_STATEMENT) {
     const rows = await trx.selectFrom('index_terms').select(['id', 'term']).where('mode', '=', mode)

@@ -3,7 +3,7 @@
  * POST /v1/index/documents, crawls) hands documents to a DocumentIndex; search and validate
  * read passages back through retrieve().
  */
-import type { KeyMode } from '../auth/keys.repository.js';
+import type { Mode } from '../mode.js';
 
 export interface IndexDocumentInput {
   url: string;
@@ -63,14 +63,14 @@ export interface RetrieveOptions {
 
 export interface DocumentIndex {
   /** Indexes documents (of one mode: sandbox documents never mix with live ones); searchable when this resolves. */
-  indexDocuments(mode: KeyMode, documents: readonly IndexDocumentInput[]): Promise<IndexOutcome[]>;
-  deleteByUrls(mode: KeyMode, urls: readonly string[]): Promise<number>;
+  indexDocuments(mode: Mode, documents: readonly IndexDocumentInput[]): Promise<IndexOutcome[]>;
+  deleteByUrls(mode: Mode, urls: readonly string[]): Promise<number>;
   /** Deletes the documents of a domain and of its subdomains. */
-  deleteByDomain(mode: KeyMode, domain: string): Promise<number>;
+  deleteByDomain(mode: Mode, domain: string): Promise<number>;
   /** Top passages for a query, best first (BM25 or better). */
-  retrieve(mode: KeyMode, query: string, options: RetrieveOptions): Promise<RetrievedPassage[]>;
+  retrieve(mode: Mode, query: string, options: RetrieveOptions): Promise<RetrievedPassage[]>;
   /** How the index weighs a query's terms, for ranking text the index did not score itself. */
-  queryWeights(mode: KeyMode, query: string, language?: string): Promise<QueryWeights>;
+  queryWeights(mode: Mode, query: string, language?: string): Promise<QueryWeights>;
 }
 
 export interface QueryWeights {

@@ -1,12 +1,12 @@
 import { Piscina } from 'piscina';
 import type { Metrics, PoolStats } from '../metrics/metrics.js';
-import type { CleanHtmlInput, CleanHtmlOutput, renderStored } from '../../workers/pool/clean-html.js';
-import type { PrepareDocumentsInput, PreparedDocument } from '../../workers/pool/prepare-documents.js';
-import type { ExtractiveSummaryInput, SummarySentence } from '../../workers/pool/extractive-summary.js';
-import type { MergePostingsInput, MergePostingsOutput } from '../../workers/pool/merge-postings.js';
-import type { ScoreSegmentsInput, ScoreSegmentsOutput } from '../../workers/pool/score-segments.js';
-import type { RankSourcesInput, RankedSource } from '../../workers/pool/rank-sources.js';
-import type { JudgeClaimInput, JudgeClaimOutput } from '../../workers/pool/stance/judge-claim.js';
+import type { CleanHtmlInput, CleanHtmlOutput, renderStored } from '../html/clean-html.js';
+import type { PrepareDocumentsInput, PreparedDocument } from '../index/prepare-documents.js';
+import type { ExtractiveSummaryInput, SummarySentence } from '../summary/extractive-summary.js';
+import type { MergePostingsInput, MergePostingsOutput } from '../index/merge-postings.js';
+import type { ScoreSegmentsInput, ScoreSegmentsOutput } from '../index/score-segments.js';
+import type { RankSourcesInput, RankedSource } from '../ranking/rank-sources.js';
+import type { JudgeClaimInput, JudgeClaimOutput } from '../stance/judge-claim.js';
 
 /** Task name → its input and output. Tasks are pure named exports of workers/pool/tasks.ts. */
 interface PoolTasks {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Queue, QueueEvents } from 'bullmq';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors/catalogue.js';
 import type { JobEnvelope } from './queues.js';
 
 export interface RunJobOptions {

@@ -8,13 +8,13 @@
  */
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { Config } from '../config.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors/catalogue.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { CpuPool } from '../pool/pool.js';
 import { fetchOptions, measuredFetch } from '../fetch/service-fetch.js';
 import { decodeBody } from '../extract/decode-body.js';
-import { splitPassages } from '../../workers/pool/analysis/passages.js';
-import type { SourceCandidate } from '../../workers/pool/rank-sources.js';
+import { splitPassages } from '../text/passages.js';
+import type { SourceCandidate } from '../ranking/rank-sources.js';
 
 export interface DeepSearchDeps {
   config: Config;

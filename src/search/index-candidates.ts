@@ -1,6 +1,6 @@
-import type { KeyMode } from '../auth/keys.repository.js';
+import type { Mode } from '../mode.js';
 import type { DocumentIndex, RetrieveOptions } from '../index/types.js';
-import type { SourceCandidate } from '../../workers/pool/rank-sources.js';
+import type { SourceCandidate } from '../ranking/rank-sources.js';
 
 /**
  * Passages retrieved per wanted document. A document brings 1–3 matching passages (SciFact:
@@ -16,7 +16,7 @@ const PASSAGES_PER_DOCUMENT = 4;
  * stage (rankSources) takes them.
  */
 export async function indexCandidates(
-  index: DocumentIndex, mode: KeyMode, query: string, options: Omit<RetrieveOptions, 'limit'> & { documents: number },
+  index: DocumentIndex, mode: Mode, query: string, options: Omit<RetrieveOptions, 'limit'> & { documents: number },
 ): Promise<SourceCandidate[]> {
   const { documents, ...filters } = options;
   if (documents <= 0) return [];

@@ -7,11 +7,11 @@
  */
 import type { LimitFunction } from 'p-limit';
 import type { Config } from '../config.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors/catalogue.js';
 import type { Logger } from '../log/logger.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { CpuPool } from '../pool/pool.js';
-import type { KeyMode } from '../auth/keys.repository.js';
+import type { Mode } from '../mode.js';
 import type { DocumentIndex } from '../index/types.js';
 import { indexCandidates } from './index-candidates.js';
 import { upstreamCandidates } from './upstream-candidates.js';
@@ -21,7 +21,7 @@ import { RECENCY_MS } from './upstream/result-filters.js';
 import type { SearxngClient } from './upstream/searxng.js';
 import type { Summarizer } from './summarizer/chat-completions.js';
 import type { SearchJob, SearchResult, SearchSource } from './types.js';
-import type { RankedSource, RankSourcesInput, SourceCandidate } from '../../workers/pool/rank-sources.js';
+import type { RankedSource, RankSourcesInput, SourceCandidate } from '../ranking/rank-sources.js';
 
 export interface SearchDeps {
   config: Config;
@@ -43,7 +43,7 @@ const DEEP_SUMMARY_SENTENCES = 8;
 const RESERVE_SHARE = 0.25;
 const MAX_RESERVE_MS = 2000;
 
-export async function runSearch(deps: SearchDeps, mode: KeyMode, job: SearchJob): Promise<SearchResult> {
+export async function runSearch(deps: SearchDeps, mode: Mode, job: SearchJob): Promise<SearchResult> {
   const started = Date.now();
   const { request } = job;
   const timedOut = () => new ApiError('SEARCH_TIMEOUT', { timeout_seconds: request.options.timeout });

@@ -7,7 +7,7 @@ import type { SearchRequest } from './types.js';
 import type { SearxngClient } from './upstream/searxng.js';
 import { applyResultFilters } from './upstream/result-filters.js';
 import type { UpstreamResult } from './upstream/upstream-result.js';
-import type { SourceCandidate } from '../../workers/pool/rank-sources.js';
+import type { SourceCandidate } from '../ranking/rank-sources.js';
 
 export interface UpstreamCandidates {
   candidates: SourceCandidate[];

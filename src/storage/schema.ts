@@ -41,7 +41,7 @@ export interface ExtractionsTable {
   description: string | null;
   mode: string;
   clean_html: number;
-  /** The main content as the block model (workers/pool/blocks.ts), JSON. */
+  /** The main content as the block model (src/html/blocks.ts), JSON. */
   blocks_json: string | null;
   quality_score: number | null;
 }
@@ -182,7 +182,7 @@ export interface IndexSegmentsTable {
   created_at: Date;
 }
 
-/** A term's postings in one segment, in chunks (workers/pool/postings-codec.ts). */
+/** A term's postings in one segment, in chunks (src/index/postings-codec.ts). */
 export interface IndexSegmentPostingsTable {
   segment_id: number;
   term_id: number;

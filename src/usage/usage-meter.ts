@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Clock } from '../clock.js';
 import type { Database } from '../storage/schema.js';
 import type { Principal } from '../auth/principal.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors/catalogue.js';
 import type { UsageRecorder } from './usage-recorder.js';
 import { dailyUsage, monthlyUsage } from './usage.repository.js';
 import { dayOf, monthOf, startOfNextDay, startOfNextMonth } from './periods.js';

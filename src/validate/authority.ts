@@ -1,5 +1,5 @@
-import type { SourceCandidate } from '../../workers/pool/rank-sources.js';
-import { listedAuthority } from '../../workers/pool/authority-list.js';
+import type { SourceCandidate } from '../ranking/rank-sources.js';
+import { listedAuthority } from '../ranking/authority-list.js';
 import { INSTITUTIONAL } from './primary.js';
 
 /**

@@ -1,6 +1,6 @@
-import { analyzeQuery } from '../../workers/pool/analysis/analyze.js';
-import { analysisLanguage } from '../../workers/pool/analysis/analysis-language.js';
-import { stopWordsFor } from '../../workers/pool/analysis/stop-words.js';
+import { analyzeQuery } from '../text/analyze.js';
+import { analysisLanguage } from '../text/analysis-language.js';
+import { stopWordsFor } from '../text/stop-words.js';
 
 /** Distinct content terms a checkable claim has at least. */
 export const MIN_CLAIM_TERMS = 2;

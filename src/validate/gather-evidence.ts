@@ -6,14 +6,14 @@
  * restricted to that domain. A source that cannot be read is reported, never fatal.
  */
 import pLimit from 'p-limit';
-import type { KeyMode } from '../auth/keys.repository.js';
+import type { Mode } from '../mode.js';
 import { indexCandidates } from '../search/index-candidates.js';
 import { readPage, type DeepSearchDeps } from '../search/deep-search.js';
 import type { DocumentIndex } from '../index/types.js';
 import { hostOf } from '../index/domain.js';
 import { upstreamCandidate } from '../search/upstream-candidates.js';
 import type { SearxngClient, SearxngFailure } from '../search/upstream/searxng.js';
-import type { SourceCandidate } from '../../workers/pool/rank-sources.js';
+import type { SourceCandidate } from '../ranking/rank-sources.js';
 import type { ValidateRequest } from './types.js';
 
 export interface EvidenceDeps extends DeepSearchDeps {
@@ -40,7 +40,7 @@ export function sourcesToCheck(request: ValidateRequest): number {
   return request.sources?.length ? Math.min(request.sources.length, request.options.max_sources) : request.options.max_sources;
 }
 
-export async function gatherEvidence(deps: EvidenceDeps, mode: KeyMode, request: ValidateRequest, signal: AbortSignal): Promise<Evidence> {
+export async function gatherEvidence(deps: EvidenceDeps, mode: Mode, request: ValidateRequest, signal: AbortSignal): Promise<Evidence> {
   const limit = request.options.max_sources;
   // The subject (context.domain) joins the index query: documents about it rank higher.
   const query = request.context?.domain ? `${request.claim} ${request.context.domain}` : request.claim;
@@ -63,7 +63,7 @@ export async function gatherEvidence(deps: EvidenceDeps, mode: KeyMode, request:
  * The engine failing leaves the index's documents; it being cut off by the deadline with
  * nothing from the index is a time-out.
  */
-async function searchEvidence(deps: EvidenceDeps, mode: KeyMode, query: string, limit: number, signal: AbortSignal): Promise<Evidence> {
+async function searchEvidence(deps: EvidenceDeps, mode: Mode, query: string, limit: number, signal: AbortSignal): Promise<Evidence> {
   const [indexed, outcome] = await Promise.all([
     indexCandidates(deps.index, mode, query, { documents: limit }),
     deps.searxng?.search({ query, signal }),

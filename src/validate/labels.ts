@@ -1,5 +1,5 @@
-import type { JudgeClaimOutput } from '../../workers/pool/stance/judge-claim.js';
-import { VERDICT_THRESHOLDS } from '../../workers/pool/stance/model-weights.js';
+import type { JudgeClaimOutput } from '../stance/judge-claim.js';
+import { VERDICT_THRESHOLDS } from '../stance/model-weights.js';
 import type { ConsensusLevel, FactCheckVerdict, ValidateRequest, ValidationLabel, ValidationResult } from './types.js';
 
 /** A verdict this sure (and at least options.confidence_threshold) is VERIFIED or FALSE rather than LIKELY_…. */

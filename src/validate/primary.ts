@@ -1,5 +1,5 @@
-import type { SourceCandidate } from '../../workers/pool/rank-sources.js';
-import { listedAuthority } from '../../workers/pool/authority-list.js';
+import type { SourceCandidate } from '../ranking/rank-sources.js';
+import { listedAuthority } from '../ranking/authority-list.js';
 
 /** Host labels that name no one: prefixes, public suffixes and generic site words. */
 const GENERIC_LABELS = new Set(['www', 'm', 'en', 'com', 'org', 'net', 'gov', 'edu', 'int', 'mil', 'co', 'ac', 'blog', 'news', 'info', 'example']);

@@ -1,18 +1,18 @@
 /**
  * One validation, as a worker runs it: the claim's evidence gathered (gather-evidence.ts), every
- * sentence of it judged in the pool (workers/pool/stance), and the judgement turned into the
+ * sentence of it judged in the pool (src/stance), and the judgement turned into the
  * labels of section 2.3 (labels.ts). The request's deadline bounds the gathering: sources not
  * read by then make the validation fail with VALIDATION_TIMEOUT and say how far it got.
  */
-import { ApiError } from '../http/errors.js';
-import type { KeyMode } from '../auth/keys.repository.js';
+import { ApiError } from '../errors/catalogue.js';
+import type { Mode } from '../mode.js';
 import { gatherEvidence, sourcesToCheck, type EvidenceDeps } from './gather-evidence.js';
 import { authorityScore } from './authority.js';
 import { isPrimarySource } from './primary.js';
 import { subjectAuthorities } from './subjects.js';
 import { resultLabels } from './labels.js';
 import type { EvidenceItem, ValidateJob, ValidationResult } from './types.js';
-import type { SourceCandidate } from '../../workers/pool/rank-sources.js';
+import type { SourceCandidate } from '../ranking/rank-sources.js';
 
 export type ValidateDeps = EvidenceDeps;
 
@@ -23,7 +23,7 @@ const OUTDATED_AFTER_MS = 365 * 24 * 60 * 60 * 1000;
 const RESERVE_SHARE = 0.25;
 const MAX_RESERVE_MS = 2000;
 
-export async function runValidation(deps: ValidateDeps, mode: KeyMode, job: ValidateJob): Promise<ValidationResult> {
+export async function runValidation(deps: ValidateDeps, mode: Mode, job: ValidateJob): Promise<ValidationResult> {
   const started = Date.now();
   const { request } = job;
   const requested = sourcesToCheck(request);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ApiError } from '../../src/http/errors.js';
+import { ApiError } from '../../src/errors/catalogue.js';
 
 /** The ApiError a promise rejects with; fails the test when it resolves or rejects otherwise. */
 export async function failure(promise: Promise<unknown>): Promise<ApiError> {

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Authenticator } from '../../auth/authenticator.js';
 import type { Permission } from '../../auth/principal.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../errors/catalogue.js';
 import type { AppState } from '../context.js';
 import { windowExceeded, windowHeaders } from './rate-limit.js';
 

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import bodyParser from 'koa-bodyparser';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../errors/catalogue.js';
 import type { AppState } from '../context.js';
 import { jsonErrorPosition } from '../json-error-position.js';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
-import { ApiError, ERROR_CATALOGUE } from '../errors.js';
+import { ApiError, ERROR_CATALOGUE } from '../../errors/catalogue.js';
 import type { AppState } from '../context.js';
 
 /**

@@ -1,7 +1,8 @@
 import type { Middleware } from 'koa';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../errors/catalogue.js';
 import type { AppState } from '../context.js';
-import { resolveClientAddress, type ClientAddress, type parseRanges } from '../client-address.js';
+import { resolveClientAddress, type ClientAddress } from '../client-address.js';
+import type { Range } from '../../net/ip-ranges.js';
 
 /**
  * Establishes the client's address and scheme (trusting forwarded headers only from configured
@@ -11,7 +12,7 @@ import { resolveClientAddress, type ClientAddress, type parseRanges } from '../c
  */
 const PROBES = new Set(['/livez', '/readyz', '/metrics']);
 
-export function httpsGuard(requireHttps: boolean, trusted: ReturnType<typeof parseRanges>): Middleware<AppState> {
+export function httpsGuard(requireHttps: boolean, trusted: readonly Range[]): Middleware<AppState> {
   // Without forwarded headers the answer depends on the connection alone: worked out once per
   // keep-alive connection instead of parsing its address on every request.
   const bySocket = new WeakMap<object, ClientAddress>();

@@ -2,7 +2,7 @@ import type { Middleware } from 'koa';
 import type { Redis } from 'ioredis';
 import { METERED_SCOPES, type Permission, type Principal } from '../../auth/principal.js';
 import { countInWindow, WINDOW_SECONDS, windowKey, type WindowCount } from '../../usage/rate-window.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../errors/catalogue.js';
 import type { AppContext, AppState } from '../context.js';
 import type { RouteDoc } from '../openapi.js';
 

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Router } from '@koa/router';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../errors/catalogue.js';
 import type { AppState } from '../context.js';
 import type { RouteDoc } from '../openapi.js';
 

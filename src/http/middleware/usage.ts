@@ -2,7 +2,7 @@ import type { Middleware } from 'koa';
 import type { Clock } from '../../clock.js';
 import type { UsageMeter, Admission } from '../../usage/usage-meter.js';
 import type { UsageRecorder } from '../../usage/usage-recorder.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../errors/catalogue.js';
 import type { AppState } from '../context.js';
 import { applyWindow, countedWithQuotas } from './rate-limit.js';
 

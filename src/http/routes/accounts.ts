@@ -1,5 +1,5 @@
 import { accountView } from '../../auth/key-view.js';
-import { validateBody, validateQuery } from '../validation.js';
+import { validateBody, validateQuery } from '../../schema/request-validator.js';
 import { respond } from '../context.js';
 import type { Route } from './route.js';
 

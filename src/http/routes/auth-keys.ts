@@ -1,7 +1,7 @@
 import type { KeyInput } from '../../auth/key-service.js';
 import type { KeyFilter, KeyRecord } from '../../auth/keys.repository.js';
 import { keyLimits } from '../../auth/authenticator.js';
-import { validateBody, validateQuery } from '../validation.js';
+import { validateBody, validateQuery } from '../../schema/request-validator.js';
 import { respond } from '../context.js';
 import type { AppDeps } from '../deps.js';
 import type { Route } from './route.js';

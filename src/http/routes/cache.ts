@@ -1,6 +1,6 @@
 import { respond, type AppContext } from '../context.js';
-import { ApiError } from '../errors.js';
-import { validateBody, validateQuery } from '../validation.js';
+import { ApiError } from '../../errors/catalogue.js';
+import { validateBody, validateQuery } from '../../schema/request-validator.js';
 import { cacheKey } from '../../cache/cache-key.js';
 import { cacheNamespace } from '../../cache/namespace.js';
 import { entryJson, respondWithDataJson } from './cache-response.js';

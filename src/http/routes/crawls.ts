@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { validateBody } from '../validation.js';
+import { validateBody } from '../../schema/request-validator.js';
 import { respond } from '../context.js';
 import type { CrawlRequest } from '../../crawl/crawl-options.js';
 import { crawlJobId, enqueueCrawl } from '../../crawl/crawl-jobs.js';
 import { cancelCrawl, insertCrawlWithin } from '../../crawl/crawl.repository.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../errors/catalogue.js';
 import { describeCrawl, findOwnCrawl } from '../../crawl/crawl-view.js';
 import type { Route } from './route.js';
 

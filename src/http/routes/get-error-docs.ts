@@ -1,4 +1,4 @@
-import { ERROR_CATALOGUE, ERROR_CODES } from '../errors.js';
+import { ERROR_CATALOGUE, ERROR_CODES } from '../../errors/catalogue.js';
 import type { Route } from './route.js';
 
 /** The error catalogue as data: what each `documentation` link in an error envelope points at. */

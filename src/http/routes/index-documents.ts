@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { validateBody } from '../validation.js';
-import { ApiError } from '../errors.js';
+import { validateBody } from '../../schema/request-validator.js';
+import { ApiError } from '../../errors/catalogue.js';
 import { respond, type AppContext } from '../context.js';
 import type { AppDeps } from '../deps.js';
 import { runJob } from '../../queue/run-job.js';

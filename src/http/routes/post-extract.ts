@@ -1,5 +1,5 @@
-import { validateBody } from '../validation.js';
-import { ApiError } from '../errors.js';
+import { validateBody } from '../../schema/request-validator.js';
+import { ApiError } from '../../errors/catalogue.js';
 import { respond } from '../context.js';
 import { runJob } from '../../queue/run-job.js';
 import type { ExtractRequest, ExtractResult } from '../../extract/types.js';

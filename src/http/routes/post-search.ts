@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { validateBody } from '../validation.js';
-import { ApiError } from '../errors.js';
+import { validateBody } from '../../schema/request-validator.js';
+import { ApiError } from '../../errors/catalogue.js';
 import { arrivedAt, respond } from '../context.js';
 import { runJob } from '../../queue/run-job.js';
 import { cacheKey } from '../../cache/cache-key.js';

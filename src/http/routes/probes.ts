@@ -1,4 +1,4 @@
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../errors/catalogue.js';
 import type { Route } from './route.js';
 
 /** Liveness: the process answers. Orchestrators restart it when this stops answering. */

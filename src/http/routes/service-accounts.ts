@@ -1,6 +1,6 @@
 import type { ServiceAccountInput } from '../../auth/key-service.js';
-import type { KeyMode } from '../../auth/keys.repository.js';
-import { validateBody, validateQuery } from '../validation.js';
+import type { Mode } from '../../mode.js';
+import { validateBody, validateQuery } from '../../schema/request-validator.js';
 import { respond } from '../context.js';
 import type { Route } from './route.js';
 
@@ -40,7 +40,7 @@ export const listServiceAccounts: Route = {
   query: 'service-account-list.query',
   response: 'auth-key-list.response',
   async handler(ctx, deps) {
-    const query = validateQuery<{ account_id?: string; mode?: KeyMode; limit: number; offset: number }>('service-account-list.query', ctx.query);
+    const query = validateQuery<{ account_id?: string; mode?: Mode; limit: number; offset: number }>('service-account-list.query', ctx.query);
     const keys = await deps.keys.listKeys(ctx.state.principal!, {
       ...(query.account_id !== undefined ? { accountId: query.account_id } : {}),
       ...(query.mode !== undefined ? { mode: query.mode } : {}),

@@ -13,7 +13,7 @@
 import { request } from 'undici';
 import { createFetchSignal } from '../../fetch/fetch-signal.js';
 import { readBody } from '../../fetch/read-body.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../errors/catalogue.js';
 
 export interface JsonRequestOptions {
   readonly method: 'GET' | 'POST';

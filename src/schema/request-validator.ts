@@ -10,8 +10,8 @@ import path from 'node:path';
 import { Ajv2020, type AnySchemaObject, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 import { SCHEMAS_DIR } from '../paths.js';
-import { CUSTOM_FORMATS, FORMAT_NOUNS, PATTERN_NOUNS, STANDARD_FORMATS } from './schema-formats.js';
-import { ApiError, type ErrorCode, type ErrorDetails } from './errors.js';
+import { CUSTOM_FORMATS, FORMAT_NOUNS, PATTERN_NOUNS, STANDARD_FORMATS } from './formats.js';
+import { ApiError, type ErrorCode, type ErrorDetails } from '../errors/catalogue.js';
 import { isRecord } from '../json-record.js';
 
 // ---------------------------------------------------------------------------------------------

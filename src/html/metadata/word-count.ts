@@ -1,4 +1,4 @@
-import { segmenterFor } from '../analysis/segmenters.js';
+import { segmenterFor } from '../../text/segmenters.js';
 
 /**
  * Words and reading time of the main text, by Unicode word segmentation (UAX #29) rather

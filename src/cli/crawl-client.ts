@@ -2,8 +2,8 @@
  * The client side of npm run crawl: POST /v1/crawl, GET and DELETE /v1/crawl/{id} through the
  * command-line tools' API client.
  */
-import { ApiClient } from '../cli/api-client.js';
-import type { CrawlView } from './crawl-view.js';
+import { ApiClient } from './api-client.js';
+import type { CrawlView } from '../crawl/crawl-view.js';
 
 export class CrawlClient {
   private readonly api: ApiClient;

@@ -1,7 +1,7 @@
 import { Queue, type ConnectionOptions, type Job } from 'bullmq';
-import { driveCrawl, type DriveResult, type DriverDeps } from '../src/crawl/crawl-driver.js';
-import type { CrawlJobData } from '../src/crawl/crawl-jobs.js';
-import { startCrawlReconciler } from '../src/crawl/crawl-reconciler.js';
+import { driveCrawl, type DriveResult, type DriverDeps } from '../crawl/crawl-driver.js';
+import type { CrawlJobData } from '../crawl/crawl-jobs.js';
+import { startCrawlReconciler } from '../crawl/crawl-reconciler.js';
 
 export interface CrawlWorker {
   /** BullMQ processor of the crawl queue: drives one crawl for one lease epoch. */

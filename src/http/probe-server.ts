@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
 import type { Metrics } from '../metrics/metrics.js';
-import { listen, type HttpServer } from '../http/server.js';
-import type { HealthMonitor } from './health.js';
+import { listen, type HttpServer } from './server.js';
+import type { HealthMonitor } from '../monitor/health.js';
 
 /**
  * What a worker-only process serves on WORKER_METRICS_PORT: /metrics for Prometheus and the

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
-import { analysisLanguage, analyze, splitPassages } from '../../src/index/analysis-adapter.js';
-import { simhashBands, type Bands } from './simhash.js';
+import { analysisLanguage } from '../text/analysis-language.js';
+import { analyze } from '../text/analyze.js';
+import { splitPassages } from '../text/passages.js';
+import { simhashBands, type Bands } from '../text/simhash.js';
 
 export interface PrepareDocumentsInput {
   /** language: ISO 639-1 when known; the analysis detects it otherwise. */

@@ -1,6 +1,6 @@
-import { analyze, analyzeQuery } from './analysis/analyze.js';
-import { splitSentences } from './analysis/passages.js';
-import { sharedLanguage } from './analysis/analysis-language.js';
+import { analyze, analyzeQuery } from '../text/analyze.js';
+import { splitSentences } from '../text/passages.js';
+import { sharedLanguage } from '../text/analysis-language.js';
 import { listedAuthority } from './authority-list.js';
 import { B, K1 } from './bm25.js';
 

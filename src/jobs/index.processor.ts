@@ -1,7 +1,7 @@
-import type { CpuPool } from '../src/pool/pool.js';
-import type { DocumentIndex } from '../src/index/types.js';
-import { ingestDocuments, type IngestReport } from '../src/index/ingest.js';
-import type { IndexJob } from '../src/index/jobs.js';
+import type { CpuPool } from '../pool/pool.js';
+import type { DocumentIndex } from '../index/types.js';
+import { ingestDocuments, type IngestReport } from '../index/ingest.js';
+import type { IndexJob } from '../index/jobs.js';
 
 export interface IndexProcessorDeps {
   index: DocumentIndex;

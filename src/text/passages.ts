@@ -1,4 +1,4 @@
-import { normalizeLanguageTag } from '../metadata/language.js';
+import { normalizeLanguageTag } from './language.js';
 import { chunkEnd, isWhitespace, segmenterFor } from './segmenters.js';
 
 /**

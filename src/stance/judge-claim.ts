@@ -1,7 +1,7 @@
-import { analyze } from '../analysis/analyze.js';
-import { sharedLanguage } from '../analysis/analysis-language.js';
-import { splitSentences } from '../analysis/passages.js';
-import { hammingDistance, simhashBands } from '../simhash.js';
+import { analyze } from '../text/analyze.js';
+import { sharedLanguage } from '../text/analysis-language.js';
+import { splitSentences } from '../text/passages.js';
+import { hammingDistance, simhashBands } from '../text/simhash.js';
 import { cuesOf, restates, statesFigures } from './cues.js';
 import { analyseClaim, contentCoverage, FEATURES, pairFeatures } from './features.js';
 import { checkModel, stanceProbabilities, type Stance } from './model.js';

@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
-import { runSearch, type SearchDeps } from '../src/search/run-search.js';
-import type { SearchJob, SearchResult } from '../src/search/types.js';
-import type { JobEnvelope } from '../src/queue/queues.js';
+import { runSearch, type SearchDeps } from '../search/run-search.js';
+import type { SearchJob, SearchResult } from '../search/types.js';
+import type { JobEnvelope } from '../queue/queues.js';
 
 /** BullMQ processor of the search queue: one job may answer several identical requests (single flight). */
 export function createSearchProcessor(deps: SearchDeps) {

@@ -1,4 +1,4 @@
-import { detectLanguage, normalizeLanguageTag } from '../metadata/language.js';
+import { detectLanguage, normalizeLanguageTag } from './language.js';
 import { cjkLanguageByScript } from './cjk.js';
 
 /**

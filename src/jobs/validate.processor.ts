@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
-import { runValidation, type ValidateDeps } from '../src/validate/run-validation.js';
-import type { ValidateJob, ValidationResult } from '../src/validate/types.js';
-import type { JobEnvelope } from '../src/queue/queues.js';
+import { runValidation, type ValidateDeps } from '../validate/run-validation.js';
+import type { ValidateJob, ValidationResult } from '../validate/types.js';
+import type { JobEnvelope } from '../queue/queues.js';
 
 /** BullMQ processor of the validate queue. */
 export function createValidateProcessor(deps: ValidateDeps) {

@@ -1,4 +1,4 @@
-import { analyze, analyzeQuery } from '../analysis/analyze.js';
+import { analyze, analyzeQuery } from '../text/analyze.js';
 import { alignedDirection, negatesAny, scopesOf, type Scopes } from './cue-scopes.js';
 import { cuesOf, polarity, quantityMatch, type Cues } from './cues.js';
 

@@ -1,4 +1,4 @@
-import { B, K1 } from './bm25.js';
+import { B, K1 } from '../ranking/bm25.js';
 import { BLOCK_SPAN, decodePostingsInto, type PostingColumns } from './postings-codec.js';
 
 export interface ScoreSegmentsInput {

@@ -6,9 +6,9 @@
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { INGEST_CHUNK, emptyCounts, type IngestCounts } from './ingest.js';
-import type { IngestError } from './ingest-document.js';
-import { ApiClient, ApiRefused } from '../cli/api-client.js';
+import { INGEST_CHUNK, emptyCounts, type IngestCounts } from '../index/ingest.js';
+import type { IngestError } from '../index/ingest-document.js';
+import { ApiClient, ApiRefused } from './api-client.js';
 
 /** Documents per request: the most the API indexes within the request. */
 export const BATCH_DOCUMENTS = INGEST_CHUNK;

@@ -2,7 +2,7 @@ import type { Document } from 'domhandler';
 import { pickAuthor } from './author.js';
 import { dateFromUrl, parseDate } from './dates.js';
 import { readLinkedData } from './json-ld.js';
-import { detectLanguage, normalizeLanguageTag } from './language.js';
+import { detectLanguage, normalizeLanguageTag } from '../../text/language.js';
 import { scanPage, type PageSignals } from './page-signals.js';
 import { hostNames, pickSiteName } from './site-name.js';
 import { plainText } from './text.js';

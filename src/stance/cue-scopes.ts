@@ -1,4 +1,4 @@
-import { analyze } from '../analysis/analyze.js';
+import { analyze } from '../text/analyze.js';
 import { directionOf, negates, wordsOf } from './cues.js';
 
 /**

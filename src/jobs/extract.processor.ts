@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
-import { extractPage, type ExtractDeps } from '../src/extract/extract-page.js';
-import type { ExtractRequest, ExtractResult } from '../src/extract/types.js';
-import type { JobEnvelope } from '../src/queue/queues.js';
+import { extractPage, type ExtractDeps } from '../extract/extract-page.js';
+import type { ExtractRequest, ExtractResult } from '../extract/types.js';
+import type { JobEnvelope } from '../queue/queues.js';
 
 /** BullMQ processor of the extract queue: job data in, result out. */
 export function createExtractProcessor(deps: ExtractDeps) {
