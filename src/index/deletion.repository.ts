@@ -1,18 +1,18 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { KeyMode } from '../auth/keys.repository.js';
+import type { Mode } from '../mode.js';
 import type { Database } from '../storage/schema.js';
-import { addToStats, lockStats } from './writer.repository.js';
+import { addToStats, lockStats } from './stats.repository.js';
 import { adjustDf } from './terms.repository.js';
 import { domainPattern } from './domain.js';
 import { countDeadPostings } from './segments.repository.js';
-import { decodeIdSet } from '../../workers/pool/postings-codec.js';
+import { decodeIdSet } from './postings-codec.js';
 
 /**
  * Removes documents with their passages, takes their passages out of df and the mode's
  * statistics, and frees copies that pointed at them (they stand alone from now on). Their
  * postings stay in the segments until a merge drops them; queries skip passages that are gone.
  */
-export async function removeDocuments(trx: Transaction<Database>, mode: KeyMode, documentIds: readonly number[]): Promise<void> {
+export async function removeDocuments(trx: Transaction<Database>, mode: Mode, documentIds: readonly number[]): Promise<void> {
   if (documentIds.length === 0) return;
   const passages = (await trx.selectFrom('index_passages').select(['id', 'length', 'terms']).where('document_id', 'in', documentIds).execute())
     .map((p) => ({ id: Number(p.id), length: Number(p.length), termIds: decodeIdSet(p.terms) }));
@@ -28,7 +28,7 @@ export async function removeDocuments(trx: Transaction<Database>, mode: KeyMode,
   await trx.deleteFrom('index_documents').where('id', 'in', documentIds).execute();
 }
 
-export async function deleteUrls(db: Kysely<Database>, mode: KeyMode, urlHashes: readonly string[]): Promise<number> {
+export async function deleteUrls(db: Kysely<Database>, mode: Mode, urlHashes: readonly string[]): Promise<number> {
   if (urlHashes.length === 0) return 0;
   return db.transaction().execute(async (trx) => {
     await lockStats(trx, mode);
@@ -39,7 +39,7 @@ export async function deleteUrls(db: Kysely<Database>, mode: KeyMode, urlHashes:
 }
 
 /** The domain and every subdomain: their reversed names share its reversed prefix. */
-export async function deleteDomain(db: Kysely<Database>, mode: KeyMode, domain: string): Promise<number> {
+export async function deleteDomain(db: Kysely<Database>, mode: Mode, domain: string): Promise<number> {
   return db.transaction().execute(async (trx) => {
     await lockStats(trx, mode);
     const rows = await trx.selectFrom('index_documents').select('id').where('mode', '=', mode).where('domain_reversed', 'like', domainPattern(domain)).forUpdate().execute();

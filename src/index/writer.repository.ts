@@ -1,13 +1,14 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { KeyMode } from '../auth/keys.repository.js';
+import type { Kysely, Transaction } from 'kysely';
+import type { Mode } from '../mode.js';
 import type { Database } from '../storage/schema.js';
 import { sha256Hex } from '../storage/hash.js';
-import { encodeIdSet } from '../../workers/pool/postings-codec.js';
-import type { PreparedDocument } from '../../workers/pool/prepare-documents.js';
+import { encodeIdSet } from './postings-codec.js';
+import type { PreparedDocument } from './prepare-documents.js';
 import { hostOf, reverseDomain } from './domain.js';
 import { findNearDuplicates } from './near-duplicates.repository.js';
 import { removeDocuments } from './deletion.repository.js';
 import { batchLists, createSegment, insertLists } from './segments.repository.js';
+import { addToStats, lockStats } from './stats.repository.js';
 import { addTerms } from './terms.repository.js';
 import type { IndexDocumentInput, IndexOutcome } from './types.js';
 
@@ -22,7 +23,7 @@ const ROWS_PER_INSERT = 4000;
  * how new rows are matched with their ids.
  */
 export async function writeBatch(
-  db: Kysely<Database>, mode: KeyMode, inputs: readonly IndexDocumentInput[], prepared: readonly PreparedDocument[],
+  db: Kysely<Database>, mode: Mode, inputs: readonly IndexDocumentInput[], prepared: readonly PreparedDocument[],
 ): Promise<IndexOutcome[]> {
   return db.transaction().execute(async (trx) => {
     // Writers of one mode take turns, the mode's statistics row (locked first) being their
@@ -79,7 +80,7 @@ export async function writeBatch(
 }
 
 async function insertDocuments(
-  trx: Transaction<Database>, mode: KeyMode, rows: { input: IndexDocumentInput; urlHash: string; prepared: PreparedDocument; duplicateOf: number | null }[],
+  trx: Transaction<Database>, mode: Mode, rows: { input: IndexDocumentInput; urlHash: string; prepared: PreparedDocument; duplicateOf: number | null }[],
 ): Promise<number[]> {
   const result = await trx.insertInto('index_documents').values(rows.map(({ input, urlHash, prepared, duplicateOf }) => {
     const domain = hostOf(input.url);
@@ -125,34 +126,11 @@ async function insertPassages(
 }
 
 /** The batch's postings become one new segment, visible to queries when the transaction commits. */
-async function writeSegment(trx: Transaction<Database>, mode: KeyMode, passages: { id: number; length: number; termIds: number[]; tfs: number[] }[]): Promise<void> {
+async function writeSegment(trx: Transaction<Database>, mode: Mode, passages: { id: number; length: number; termIds: number[]; tfs: number[] }[]): Promise<void> {
   const postings = passages.reduce((sum, p) => sum + p.termIds.length, 0);
   if (postings === 0) return;
   const segmentId = await createSegment(trx, mode, {
     level: 0, state: 'active', postings, firstPassage: passages[0]!.id, lastPassage: passages[passages.length - 1]!.id,
   });
   await insertLists(trx, segmentId, batchLists(passages));
-}
-
-/**
- * Locks the mode's statistics row, the writers' turn (see writeBatch), creating it on first use.
- * Locking comes first: INSERT IGNORE over an existing row takes a shared lock, and two writers
- * each holding one and asking for the exclusive lock deadlock every time.
- */
-export async function lockStats(trx: Transaction<Database>, mode: KeyMode): Promise<void> {
-  const lock = () => trx.selectFrom('index_stats').select('mode').where('mode', '=', mode).forUpdate().executeTakeFirst();
-  if (await lock()) return;
-  await trx.insertInto('index_stats').values({ mode, passages: 0, total_length: 0 }).ignore().execute();
-  await lock();
-}
-
-/** Adds (or, negative, takes away) documents, passages and their total length to the mode's statistics. */
-export async function addToStats(
-  trx: Transaction<Database>, mode: KeyMode, change: { documents: number; passages: number; totalLength: number },
-): Promise<void> {
-  await trx.updateTable('index_stats')
-    .set({
-      documents: sql`documents + ${change.documents}`, passages: sql`passages + ${change.passages}`, total_length: sql`total_length + ${change.totalLength}`,
-    })
-    .where('mode', '=', mode).execute();
 }
