@@ -1,6 +1,4 @@
 import { sql, type Kysely } from 'kysely';
-import { insertLists, type SegmentList } from '../../index/segments.repository.js';
-import { encodeBlocks, encodeIdSet } from '../../../workers/pool/postings-codec.js';
 
 // The index's postings move from one row per posting to immutable segments (Lucene's idea):
 // each write adds a segment holding one compressed list per term, and a background merge folds
@@ -42,7 +40,7 @@ async function convertMode(db: Kysely<any>, mode: string): Promise<void> {
   const firstRow = await sql<{ first: number | null }>`SELECT MIN(p.id) AS first FROM index_passages p JOIN index_documents d ON d.id = p.document_id WHERE d.mode = ${mode}`.execute(db);
   const segmentFirst = Number(firstRow.rows[0]?.first ?? 0);
   const passageTerms = new Map<number, number[]>();
-  const lists: SegmentList[] = [];
+  const lists: { termId: number; chunks: { block: number; data: Uint8Array }[] }[] = [];
   let last = 0;
   let postings = 0;
   for (let start = 0; start < terms.length; start += 500) {
@@ -95,4 +93,81 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`DROP TABLE index_segments`.execute(db);
   for (const table of ['index_passages', 'index_documents', 'index_terms', 'index_stats']) await sql`DELETE FROM ${sql.table(table)}`.execute(db);
   await sql`ALTER TABLE index_passages DROP COLUMN terms`.execute(db);
+}
+
+// What follows is the stored format as this migration wrote it (src/index/postings-codec.ts and
+// insertLists of src/index/segments.repository.ts on 2026-11-22), copied so that a later change
+// to the live code cannot change what this migration does.
+
+/** A term's postings are stored a block of this many passage ids at a time. */
+const BLOCK_SPAN = 32_768;
+const LISTS_PER_INSERT = 2000;
+const BYTES_PER_INSERT = 4 * 2 ** 20;
+
+/** LEB128 varints: 7 bits a byte, the high bit set on every byte but the last. */
+function pushVarint(out: number[], value: number): void {
+  let v = value >>> 0;
+  while (v >= 0x80) {
+    out.push((v & 0x7f) | 0x80);
+    v >>>= 7;
+  }
+  out.push(v);
+}
+
+/** count, then per posting its passage id gap, tf and passage length. */
+function encodePostings(passages: number[], tfs: number[], lengths: number[], from: number, to: number): Uint8Array {
+  const out: number[] = [];
+  pushVarint(out, to - from);
+  let previous = 0;
+  for (let i = from; i < to; i++) {
+    pushVarint(out, passages[i]! - previous);
+    pushVarint(out, tfs[i]!);
+    pushVarint(out, lengths[i]!);
+    previous = passages[i]!;
+  }
+  return Uint8Array.from(out);
+}
+
+function encodeBlocks(passages: number[], tfs: number[], lengths: number[], count: number, first: number): { block: number; data: Uint8Array }[] {
+  const blocks: { block: number; data: Uint8Array }[] = [];
+  for (let from = 0; from < count;) {
+    const block = Math.floor((passages[from]! - first) / BLOCK_SPAN);
+    const end = first + (block + 1) * BLOCK_SPAN;
+    let to = from;
+    while (to < count && passages[to]! < end) to++;
+    blocks.push({ block, data: encodePostings(passages, tfs, lengths, from, to) });
+    from = to;
+  }
+  return blocks;
+}
+
+/** count, then the ascending distinct ids as gaps. */
+function encodeIdSet(ids: Iterable<number>): Uint8Array {
+  const sorted = Uint32Array.from(new Set(ids)).sort();
+  const out: number[] = [];
+  pushVarint(out, sorted.length);
+  let previous = 0;
+  for (const id of sorted) {
+    pushVarint(out, id - previous);
+    previous = id;
+  }
+  return Uint8Array.from(out);
+}
+
+async function insertLists(db: Kysely<any>, segmentId: number, lists: readonly { termId: number; chunks: { block: number; data: Uint8Array }[] }[]): Promise<void> {
+  let rows: { segment_id: number; term_id: number; chunk: number; data: Buffer }[] = [];
+  let bytes = 0;
+  const flush = async () => {
+    if (rows.length > 0) await db.insertInto('index_segment_postings').values(rows).execute();
+    rows = [];
+    bytes = 0;
+  };
+  for (const list of lists) {
+    for (const { block, data } of list.chunks) {
+      rows.push({ segment_id: segmentId, term_id: list.termId, chunk: block, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength) });
+      bytes += data.byteLength;
+      if (rows.length >= LISTS_PER_INSERT || bytes >= BYTES_PER_INSERT) await flush();
+    }
+  }
+  await flush();
 }
