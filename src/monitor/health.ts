@@ -1,5 +1,4 @@
 import os from 'node:os';
-import { sql } from 'kysely';
 import type { Redis } from 'ioredis';
 import type { Storage } from '../storage/connection.js';
 import { queueDepths, type Queues } from '../queue/queues.js';
@@ -97,7 +96,7 @@ export class HealthMonitor {
   /** MySQL and Redis answer: enough to take traffic. */
   async ready(): Promise<boolean> {
     try {
-      await bounded(Promise.all([this.deps.redis.ping(), sql`SELECT 1`.execute(this.deps.storage.db)]));
+      await bounded(Promise.all([this.deps.redis.ping(), this.deps.storage.ping()]));
       return true;
     } catch {
       return false;
@@ -148,7 +147,7 @@ export class HealthMonitor {
 
   private async checkDatabase(now: string): Promise<ComponentHealth> {
     try {
-      const { seconds } = await timed(() => sql`SELECT 1`.execute(this.deps.storage.db));
+      const { seconds } = await timed(() => this.deps.storage.ping());
       const pool = this.deps.storage.poolUsage();
       const busy = pool.inUse / pool.limit;
       return {

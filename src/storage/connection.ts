@@ -1,9 +1,11 @@
 import { createPool, type Pool } from 'mysql2';
-import { Kysely, MysqlDialect } from 'kysely';
+import { Kysely, MysqlDialect, sql } from 'kysely';
 import type { Database } from './schema.js';
 
 export interface Storage {
   readonly db: Kysely<Database>;
+  /** One round trip (SELECT 1): the database answers. */
+  ping(): Promise<void>;
   /** Connections in use and the pool's ceiling, for health and metrics. */
   poolUsage(): { inUse: number; open: number; limit: number };
   close(): Promise<void>;
@@ -35,6 +37,9 @@ export function openStorage(databaseUrl: string, connectionLimit: number): Stora
   const db = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
   return {
     db,
+    async ping() {
+      await sql`SELECT 1`.execute(db);
+    },
     poolUsage() {
       const internals = pool as unknown as PoolInternals;
       const open = internals._allConnections?.length ?? 0;
