@@ -9,6 +9,7 @@ import { createMetrics } from '../src/metrics/metrics.js';
 import { createLogger } from '../src/log/logger.js';
 import { call, startTestService, TestClock, type TestService } from './helpers/service.js';
 import { createAccount, createKey, writePlansFile } from './helpers/accounts.js';
+import { runPrefix } from './helpers/run-scope.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const silentLogger = createLogger('silent', 'api');
@@ -51,7 +52,7 @@ describe('result cache', function () {
   });
 
   describe('store (Redis)', () => {
-    const prefix = `test-${randomUUID()}`;
+    const prefix = runPrefix();
     const namespace = 'account:acct_store_test:live';
     const base = `${prefix}:cache:{${namespace}}:`;
     let redis: Redis;
@@ -140,7 +141,7 @@ describe('result cache', function () {
   });
 
   describe('near copies (Redis tracking)', () => {
-    const prefix = `test-${randomUUID()}`;
+    const prefix = runPrefix();
     const namespace = 'account:acct_near_test:live';
     const entryKey = (key: string) => `${prefix}:cache:{${namespace}}:e:${key}`;
     const clock = new TestClock();
@@ -291,7 +292,7 @@ describe('result cache', function () {
   });
 
   describe('HTTP endpoints', () => {
-    const prefix = `test-${randomUUID()}`;
+    const prefix = runPrefix();
     const clock = new TestClock();
     let a: TestService;
     let b: TestService;

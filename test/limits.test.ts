@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { openStorage, type Storage } from '../src/storage/connection.js';
 import { call, startTestService, TestClock, type TestService } from './helpers/service.js';
 import { createAccount, createKey, writePlansFile } from './helpers/accounts.js';
+import { runPrefix } from './helpers/run-scope.js';
 
 const DAY = 86_400_000;
 
@@ -116,7 +117,7 @@ describe('rate limits and quotas', () => {
     });
 
     it('survives a restart of the API and the loss of every Redis counter', async () => {
-      const prefix = `test-durable-${Date.now()}`;
+      const prefix = runPrefix();
       const first = await startTestService({ PLANS_FILE: plansFile, QUEUE_PREFIX: prefix }, 'api', clock);
       const account = await createAccount(first.url, 'free');
       const { key } = await createKey(first.url, { account_id: account });

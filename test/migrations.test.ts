@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { sql } from 'kysely';
 import { openStorage, type Storage } from '../src/storage/connection.js';
-import { dropDatabase, freshDatabase } from './helpers/database.js';
+import { dropFreshDatabase, freshDatabase } from './helpers/run-scope.js';
 import { migrateDown, migrateToLatest } from '../src/storage/migrate.js';
 import { autoincLockModeProblem, checkServerRequirements } from '../src/storage/server-requirements.js';
 import { decodeIdSet, decodePostings } from '../src/index/postings-codec.js';
@@ -11,7 +11,7 @@ const DATABASE = 'sev_migrations_test';
 const ALL_TABLES = ['accounts', 'api_key_secrets', 'api_keys', 'crawl_pages', 'crawls', 'extractions', 'index_documents', 'index_passages', 'index_segment_postings', 'index_segments', 'index_stats', 'index_terms', 'key_usage_daily', 'request_log', 'service_settings', 'usage_monthly'];
 
 async function tables(storage: Storage): Promise<string[]> {
-  const result = await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = ${DATABASE}`.execute(storage.db);
+  const result = await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE()`.execute(storage.db);
   return result.rows.map((r) => r.name).filter((n) => !n.startsWith('schema_migrations')).sort();
 }
 
@@ -22,7 +22,7 @@ describe('migrations', () => {
   });
   after(async () => {
     await storage.close();
-    await dropDatabase(DATABASE);
+    await dropFreshDatabase(DATABASE);
   });
 
   it('creates every table on an empty database, undoes each step, and applies them again', async () => {
@@ -53,12 +53,12 @@ describe('migration to index segments', () => {
   });
   after(async () => {
     await storage.close();
-    await dropDatabase(DB);
+    await dropFreshDatabase(DB);
   });
 
   it('turns an index of posting rows into a segment that answers the same query', async () => {
     await migrateToLatest(storage.db);
-    while (!(await sql<{ n: number }>`SELECT COUNT(*) AS n FROM information_schema.tables WHERE table_schema = ${DB} AND table_name = 'index_postings'`.execute(storage.db)).rows[0]!.n) {
+    while (!(await sql<{ n: number }>`SELECT COUNT(*) AS n FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = 'index_postings'`.execute(storage.db)).rows[0]!.n) {
       await migrateDown(storage.db);
     }
     // Yesterday's layout: one row per posting. Two passages, "otter" in both, "kelp" in the second.

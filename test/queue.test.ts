@@ -8,6 +8,7 @@ import { redisOptions } from '../src/redis/connection.js';
 import { createQueueEvents, createQueues, type QueueEventsByName, type Queues } from '../src/queue/queues.js';
 import { runJob } from '../src/queue/run-job.js';
 import { wrapProcessor } from '../src/jobs/worker-runtime.js';
+import { runPrefix } from './helpers/run-scope.js';
 
 const connection = redisOptions(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
 
@@ -19,7 +20,7 @@ describe('queue: enqueue and wait', () => {
   const metrics = createMetrics('worker');
 
   beforeEach(async () => {
-    prefix = `test-${randomUUID()}`;
+    prefix = runPrefix();
     queues = createQueues(connection, prefix);
     events = createQueueEvents(connection, prefix);
     await events.search.waitUntilReady();

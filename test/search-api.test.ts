@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { call, startTestService, type TestService } from './helpers/service.js';
-import { freshDatabase } from './helpers/database.js';
+import { freshDatabase } from './helpers/run-scope.js';
 import { startJsonServer, type JsonRequest, type JsonReply, type JsonServer } from './helpers/json-server.js';
 import { html, startPageServer, type PageServer } from './helpers/page-server.js';
 

@@ -26,7 +26,7 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log/logger.js';
 import { startService, type RunningService } from '../../src/service.js';
 import { testEnv, TEST_KEY } from '../../test/helpers/service.js';
-import { freshDatabase } from '../../test/helpers/database.js';
+import { createDatabase, databaseUrl } from '../../test/helpers/database.js';
 import { apiDocument, loadCorpus, loadQrels, loadQueries, ndcgAt, recallAt, scifactId } from '../index/scifact.js';
 import { unlimitedPlan } from '../unlimited-plan.js';
 import { percentile } from '../percentile.js';
@@ -138,9 +138,8 @@ async function latency(bench: Bench, label: string): Promise<void> {
 }
 
 console.log(`node ${process.version}, ${os.cpus().length} cores, pool 2 threads`);
-const scifactUrl = new URL(process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test');
-scifactUrl.pathname = `/${DATABASE_NAME}`;
-const scifact = await open(REUSE ? scifactUrl.href : await freshDatabase(DATABASE_NAME));
+const server = process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test';
+const scifact = await open(REUSE ? databaseUrl(server, DATABASE_NAME) : await createDatabase(server, DATABASE_NAME));
 if (!REUSE) await load(scifact);
 // One search of each kind first: JIT, connections and the pool's threads warm.
 await post(scifact, '/v1/search', { query: 'warm up', options: { enable_cache: false } });

@@ -25,7 +25,7 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log/logger.js';
 import { startService } from '../../src/service.js';
 import { testEnv, TEST_KEY } from '../../test/helpers/service.js';
-import { freshDatabase } from '../../test/helpers/database.js';
+import { createDatabase, databaseUrl as urlOf } from '../../test/helpers/database.js';
 import { apiDocument, loadCorpus, scifactId } from '../index/scifact.js';
 import { unlimitedPlan } from '../unlimited-plan.js';
 import { percentile } from '../percentile.js';
@@ -35,12 +35,13 @@ const REUSE = process.argv.includes('--reuse');
 // --split train measures on the training claims instead: for choices made without looking at dev.
 const SPLIT = process.argv.includes('--split') ? process.argv[process.argv.indexOf('--split') + 1] as 'train' | 'dev' : 'dev';
 const DATABASE_NAME = process.env.SEARCH_BENCH_DATABASE ?? 'sev_bench_search';
+const SERVER = process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test';
 const CONCURRENCY = 4;
 
 const plan = unlimitedPlan();
 const databaseUrl = REUSE
-  ? `mysql://root@127.0.0.1:3306/${DATABASE_NAME}`
-  : await freshDatabase(DATABASE_NAME);
+  ? urlOf(SERVER, DATABASE_NAME)
+  : await createDatabase(SERVER, DATABASE_NAME);
 const config = loadConfig(testEnv({ DATABASE_URL: databaseUrl, ...plan.env, POOL_SIZE: '2', WORKER_CONCURRENCY: '8', KEY_CACHE_TTL_S: '3600' }));
 const service = await startService(config, 'all', createLogger('silent', 'all'));
 const client = new Pool(service.url, { connections: CONCURRENCY + 2 });

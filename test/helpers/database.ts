@@ -1,28 +1,38 @@
 import { sql } from 'kysely';
 import { openStorage, type Storage } from '../../src/storage/connection.js';
 
-const BASE = process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test';
-
-/**
- * An empty database of its own on the test server, for a suite whose answers depend on
- * everything the index holds (ranking, "nothing found"): documents other suites index in the
- * shared `test` database would otherwise take part. Returns its DATABASE_URL.
- */
-export async function freshDatabase(name: string): Promise<string> {
-  await dropDatabase(name);
-  await asAdmin((admin) => sql`CREATE DATABASE ${sql.raw(name)}`.execute(admin.db));
-  const url = new URL(BASE);
+/** The URL of database `name` on the server of `serverUrl`. */
+export function databaseUrl(serverUrl: string, name: string): string {
+  const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return url.href;
 }
 
-/** Removes a database freshDatabase made, if it is there. */
-export async function dropDatabase(name: string): Promise<void> {
-  await asAdmin((admin) => sql`DROP DATABASE IF EXISTS ${sql.raw(name)}`.execute(admin.db));
+/** An empty database `name` on the server of `serverUrl` (dropped first if it exists); returns its URL. */
+export async function createDatabase(serverUrl: string, name: string): Promise<string> {
+  await asAdmin(serverUrl, async (admin) => {
+    await sql`DROP DATABASE IF EXISTS ${sql.id(name)}`.execute(admin.db);
+    await sql`CREATE DATABASE ${sql.id(name)}`.execute(admin.db);
+  });
+  return databaseUrl(serverUrl, name);
 }
 
-async function asAdmin(run: (admin: Storage) => Promise<unknown>): Promise<void> {
-  const admin = openStorage(BASE, 1);
+export async function dropDatabase(serverUrl: string, name: string): Promise<void> {
+  await asAdmin(serverUrl, async (admin) => {
+    await sql`DROP DATABASE IF EXISTS ${sql.id(name)}`.execute(admin.db);
+  });
+}
+
+/** Drops every database whose name starts with `prefix`. */
+export async function dropDatabases(serverUrl: string, prefix: string): Promise<void> {
+  await asAdmin(serverUrl, async (admin) => {
+    const { rows } = await sql<{ name: string }>`SELECT schema_name AS name FROM information_schema.schemata WHERE schema_name LIKE ${`${prefix}%`}`.execute(admin.db);
+    for (const { name } of rows) await sql`DROP DATABASE IF EXISTS ${sql.id(name)}`.execute(admin.db);
+  });
+}
+
+async function asAdmin(serverUrl: string, run: (admin: Storage) => Promise<void>): Promise<void> {
+  const admin = openStorage(serverUrl, 1);
   try {
     await run(admin);
   } finally {

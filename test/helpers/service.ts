@@ -18,7 +18,8 @@ export function testEnv(overrides: Record<string, string> = {}): Record<string, 
   const env: Record<string, string> = {
     PORT: '0',
     WORKER_METRICS_PORT: '0',
-    QUEUE_PREFIX: `test-${randomUUID()}`,
+    // Under mocha, prefixed with the run's name (run-scope.ts), so the run's keys are removed after it.
+    QUEUE_PREFIX: `${process.env.TEST_KEY_PREFIX ?? 'test-'}${randomUUID()}`,
     MASTER_API_KEY: TEST_KEY,
     FETCH_ALLOW_PRIVATE: '127.0.0.0/8',
     LOG_LEVEL: 'silent',
