@@ -77,6 +77,42 @@ describe('rate limits and quotas', () => {
       expect((await call(service.url, '/v1/health', { key })).status).to.equal(200);
       await redis.del(...(await redis.keys(`${prefix}*`)));
     });
+
+    it("sends the caller's address budget on every response no key's window describes", async () => {
+      const prefix = `${service.config.queuePrefix}:authfail`;
+      const stale = await redis.keys(`${prefix}*`);
+      if (stale.length > 0) await redis.del(...stale);
+      const account = await createAccount(service.url, 'enterprise');
+      const outside = await call(service.url, '/v1/auth/service-accounts', {
+        body: { name: 'elsewhere', environment: 'production', ip_allowlist: ['10.0.0.0/8'], account_id: account },
+      });
+      const raw = (init: RequestInit, path = '/v1/extract') => fetch(`${service.url}${path}`, init)
+        .then(async (r) => ({ status: r.status, headers: r.headers, code: ((await r.json()) as any).error?.code as string | undefined }));
+      const bearer = { authorization: 'Bearer sev_live_whatever' };
+      const responses = [
+        await raw({ method: 'POST', headers: { ...bearer, 'content-type': 'application/json' }, body: '{"url": ' }),
+        await raw({ method: 'POST', headers: { ...bearer, 'content-type': 'application/json' }, body: 'x'.repeat(11 * 2 ** 20) }),
+        await raw({ method: 'POST', headers: { ...bearer, 'content-type': 'text/plain' }, body: 'hello' }),
+        await raw({ headers: bearer }, '/v1/no-such-path'),
+        await raw({ method: 'PUT', headers: bearer }),
+        await raw({ headers: { authorization: `Bearer ${outside.json.data.key}` } }, '/v1/health'),
+        await raw({}, '/v1/plans'),
+      ];
+      expect(responses.map((r) => [r.status, r.code])).to.deep.equal([
+        [400, 'INVALID_JSON'], [400, 'CONTENT_TOO_LARGE'], [415, 'UNSUPPORTED_MEDIA_TYPE'], [404, 'NOT_FOUND'], [405, 'METHOD_NOT_ALLOWED'],
+        [403, 'IP_NOT_ALLOWED'], [200, undefined],
+      ]);
+      for (const response of responses) {
+        expect(response.headers.get('x-ratelimit-limit')).to.equal('3');
+        expect(response.headers.get('x-ratelimit-remaining')).to.equal('3');
+        expect(response.headers.get('x-ratelimit-window')).to.equal('60');
+        expect(Number(response.headers.get('x-ratelimit-reset')) * 1000).to.be.within(Date.now(), Date.now() + 61_000);
+      }
+      // After a failed authentication, the budget they show is what is left of it.
+      expect((await call(service.url, '/v1/health', { key: 'sev_live_wrong' })).status).to.equal(401);
+      expect((await raw({}, '/v1/plans')).headers.get('x-ratelimit-remaining')).to.equal('2');
+      await redis.del(...(await redis.keys(`${prefix}*`)));
+    });
   });
 
   describe('monthly quota', () => {

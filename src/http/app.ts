@@ -11,6 +11,7 @@ import { httpsGuard } from './middleware/https-guard.js';
 import { routeMatch } from './middleware/route-match.js';
 import { body } from './middleware/body.js';
 import { authenticate, authorize } from './middleware/authenticate.js';
+import { AddressLimit, addressLimitHeaders } from './middleware/address-limit.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { audit } from './middleware/audit.js';
 import { usage } from './middleware/usage.js';
@@ -21,17 +22,19 @@ import { ROUTES } from './routes/index.js';
  *  1. request id    every response, errors included, carries X-Request-Id; logs are keyed by it
  *  2. observe       metrics and access log see the final status of every response
  *  3. error envelope turns anything thrown below into the envelope of section 7.1
- *  4. https guard   client address and scheme; plain HTTP is refused before the body is read
- *  5. route match   404 and 405 before authentication, and the route known to later stages
- *  6. body          JSON only, 10 MB, syntax errors located
- *  7. audit         one row per request to an authenticated route, refusals included, written
+ *  4. address limit the X-RateLimit-* headers of the caller's address on every response that no
+ *                   key's window describes (refused before authentication, public routes)
+ *  5. https guard   client address and scheme; plain HTTP is refused before the body is read
+ *  6. route match   404 and 405 before authentication, and the route known to later stages
+ *  7. body          JSON only, 10 MB, syntax errors located
+ *  8. audit         one row per request to an authenticated route, refusals included, written
  *                   after the response is sent
- *  8. authenticate  key → principal; failures counted per client address
- *  9. rate limit    per key over one minute, shared through Redis, X-RateLimit-* headers (so every
+ *  9. authenticate  key → principal; failures counted per client address
+ * 10. rate limit    per key over one minute, shared through Redis, X-RateLimit-* headers (so every
  *                   response to a known key carries them, a 403 included)
- * 10. authorize     the route's permission
- * 11. usage         last_used_at; daily and monthly quotas on metered endpoints
- * 12. router        the handler
+ * 11. authorize     the route's permission
+ * 12. usage         last_used_at; daily and monthly quotas on metered endpoints
+ * 13. router        the handler
  */
 export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>();
@@ -45,11 +48,13 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(requestId(deps.logger));
   app.use(observe(deps.metrics));
   app.use(errorEnvelope(deps.config.upgradeUrl));
+  const addressLimit = new AddressLimit(deps.redis, deps.config.queuePrefix, deps.config.authFailuresPerMinute);
+  app.use(addressLimitHeaders(addressLimit));
   app.use(httpsGuard(deps.config.requireHttps, parseRanges(deps.config.trustedProxies)));
   app.use(routeMatch(router, byName));
   for (const middleware of body(deps.config.maxBodyBytes)) app.use(middleware);
   app.use(audit(deps.auditWriter, deps.config.region));
-  app.use(authenticate(deps.authenticator, deps.redis, deps.config.queuePrefix, deps.config.authFailuresPerMinute));
+  app.use(authenticate(deps.authenticator, addressLimit));
   app.use(rateLimit(deps.redis, deps.config.queuePrefix));
   app.use(authorize());
   app.use(usage(deps.usageMeter, deps.usageRecorder, deps.clock));

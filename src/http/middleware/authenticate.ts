@@ -1,14 +1,11 @@
 import type { Middleware } from 'koa';
-import type { Redis } from 'ioredis';
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Authenticator } from '../../auth/authenticator.js';
 import type { Permission } from '../../auth/principal.js';
 import { ApiError } from '../../errors/catalogue.js';
 import type { AppState } from '../context.js';
-import { windowExceeded, windowHeaders } from './rate-limit.js';
+import type { AddressLimit } from './address-limit.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
-const FAILURE_WINDOW_SECONDS = 60;
 
 /** The key from Authorization: Bearer (preferred) or X-API-Key; undefined when neither is sent. */
 export function presentedKey(authorization: string, apiKeyHeader: string): string | undefined {
@@ -32,9 +29,7 @@ function requiredPermission(scope: string, method: string, qualifier: string | u
  * instead of 401 until the minute is over, which caps the database lookups a key-guessing
  * client can cause (valid keys from the same address keep working).
  */
-export function authenticate(authenticator: Authenticator, redis: Redis, keyPrefix: string, failuresPerMinute: number): Middleware<AppState> {
-  const failures = new RateLimiterRedis({ storeClient: redis, keyPrefix: `${keyPrefix}:authfail`, points: failuresPerMinute, duration: FAILURE_WINDOW_SECONDS });
-
+export function authenticate(authenticator: Authenticator, addressLimit: AddressLimit): Middleware<AppState> {
   return async (ctx, next) => {
     const route = ctx.state.route;
     if (!route?.scope) return next();
@@ -45,14 +40,13 @@ export function authenticate(authenticator: Authenticator, redis: Redis, keyPref
       principal = await authenticator.authenticate(secret, ctx.state.clientIp);
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) {
-        const result = await countFailure(failures, ctx.state.clientIp);
+        const result = await addressLimit.countFailure(ctx.state.clientIp);
         if (result) {
           // A refused key has no window of its own; the headers show the address' failure budget.
           const now = Date.now();
-          const count = { used: result.res.consumedPoints, msLeft: result.res.msBeforeNext };
-          ctx.set(windowHeaders(failuresPerMinute, count, FAILURE_WINDOW_SECONDS, now));
+          ctx.set(addressLimit.headers(result.count, now));
           if (result.exceeded) {
-            throw windowExceeded(failuresPerMinute, count, FAILURE_WINDOW_SECONDS, now, `Too many failed authentications from ${ctx.state.clientIp}; wait before trying again.`);
+            throw addressLimit.exceeded(result.count, now, ctx.state.clientIp);
           }
         }
       }
@@ -79,13 +73,4 @@ export function authorize(): Middleware<AppState> {
     }
     await next();
   };
-}
-
-/** Counts one failure of the address; undefined when Redis cannot say (the 401 then stands on its own). */
-async function countFailure(failures: RateLimiterRedis, clientIp: string): Promise<{ res: RateLimiterRes; exceeded: boolean } | undefined> {
-  try {
-    return { res: await failures.consume(clientIp), exceeded: false };
-  } catch (rejection) {
-    return rejection instanceof RateLimiterRes ? { res: rejection, exceeded: true } : undefined;
-  }
 }
