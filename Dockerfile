@@ -15,7 +15,8 @@ WORKDIR /app
 
 # Dependency layer first so it is cached until the lockfile changes.
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# --ignore-scripts: the prepare script compiles, and the sources are not copied yet.
+RUN npm ci --no-audit --no-fund --ignore-scripts
 
 # Sources (what is left after .dockerignore), then compile to dist/.
 COPY . .

@@ -2,6 +2,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, type Logger } from './log/logger.js';
 import type { Role } from './metrics/metrics.js';
 import { startService } from './service.js';
+import { StartupError } from './errors/startup-error.js';
 
 /**
  * Process entry shared by `npm start`, `npm run api` and `npm run worker`: read config once
@@ -24,7 +25,8 @@ export async function runProcess(role: Role): Promise<void> {
   try {
     service = await startService(config, role, logger);
   } catch (error) {
-    logger.fatal({ err: error }, 'start-up failed');
+    if (error instanceof StartupError) process.stderr.write(`${error.message}\n`);
+    else logger.fatal({ err: error }, 'start-up failed');
     process.exit(1);
   }
 

@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { Logger } from './log/logger.js';
 import { createMetrics, indexMergeObserver, type Role } from './metrics/metrics.js';
 import { openStorage } from './storage/connection.js';
+import { ensureDatabase } from './storage/ensure-database.js';
 import { migrateToLatest } from './storage/migrate.js';
 import { checkServerRequirements } from './storage/server-requirements.js';
 import { loggedOutages, openRedis, redisOptions } from './redis/connection.js';
@@ -46,10 +47,22 @@ const HEALTH_PROBE_INTERVAL_MS = 10_000;
 export interface ServiceOptions {
   /** Time as the service sees it; tests move it forward to cross expiry and grace periods. */
   clock?: Clock;
+  /** Shows a master key generated on this start (the only time it exists in clear); stderr by default. */
+  showMasterKey?: (key: string) => void;
+}
+
+/**
+ * The generated master key, on stderr on its own, whatever LOG_LEVEL is: in a JSON log line it
+ * was lost among the other lines, and gone for good at LOG_LEVEL=error.
+ */
+function printMasterKey(key: string): void {
+  process.stderr.write(`\nGenerated a master API key. It is shown only this once and only its hash is stored:\n\n    ${key}\n\n`
+    + 'Store it now (export KEY=...), or set MASTER_API_KEY. Lost it? See "Master key" in the README.\n\n');
 }
 
 export async function startService(config: Config, role: Role, logger: Logger, options: ServiceOptions = {}): Promise<RunningService> {
   const clock = options.clock ?? systemClock;
+  if (await ensureDatabase(config.databaseUrl)) logger.info('database created');
   const storage = openStorage(config.databaseUrl, config.databasePoolSize);
   await checkServerRequirements(storage.db);
   const applied = await migrateToLatest(storage.db);
@@ -95,7 +108,11 @@ export async function startService(config: Config, role: Role, logger: Logger, o
   } else {
     const queueEvents = createQueueEvents(connection, config.queuePrefix);
     await Promise.all(QUEUE_NAMES.map((name) => queueEvents[name].waitUntilReady()));
-    const masterKeyHash = await ensureMasterKeyHash(storage.db, config.masterApiKey, logger);
+    const master = await ensureMasterKeyHash(storage.db, config.masterApiKey);
+    if (master.generated) {
+      logger.warn('generated a master API key; it was printed once on stderr');
+      (options.showMasterKey ?? printMasterKey)(master.generated);
+    }
     const keys = new KeyService(storage.db, redis, config.queuePrefix, clock, config.plans);
     await keys.ensureDefaultAccount(config.defaultPlan);
     const keyCache = new KeyLookupCache(openRedis(config.redisUrl, loggedOutages(logger, 'key-invalidation')), invalidationChannel(config.queuePrefix), config.keyCacheTtlMs, logger);
@@ -122,7 +139,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
       health,
       auditWriter,
       authenticator: createAuthenticator({
-        db: storage.db, cache: keyCache, clock, plans: config.plans, masterKeyHash, masterRateLimitPerMinute: config.rateLimitPerMinute,
+        db: storage.db, cache: keyCache, clock, plans: config.plans, masterKeyHash: master.hash, masterRateLimitPerMinute: config.rateLimitPerMinute,
       }),
       keys,
       usageMeter: new UsageMeter(redis, storage.db, config.queuePrefix, clock, usageRecorder),

@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import type { Logger } from '../log/logger.js';
 import type { Database } from '../storage/schema.js';
 import { hashKey } from './key-hash.js';
 import { generateKey } from './key-format.js';
@@ -9,19 +8,17 @@ const SETTING = 'master_key_hash';
 
 /**
  * The hash of the master key. With MASTER_API_KEY set, that key is the master. Without it, the
- * first start of a fleet generates one, stores only its hash and prints the key once; later
- * starts (and other processes racing the first) find the stored hash.
+ * first start of a fleet generates one and stores only its hash; the key itself comes back as
+ * `generated`, once, for the caller to show. Later starts (and other processes racing the
+ * first) find the stored hash.
  */
-export async function ensureMasterKeyHash(db: Kysely<Database>, configured: string | undefined, logger: Logger): Promise<string> {
-  if (configured) return hashKey(configured);
+export async function ensureMasterKeyHash(db: Kysely<Database>, configured: string | undefined): Promise<{ hash: string; generated?: string }> {
+  if (configured) return { hash: hashKey(configured) };
   const stored = await readSetting(db, SETTING);
-  if (stored) return stored;
+  if (stored) return { hash: stored };
   const key = generateKey('master');
-  if (await insertSettingIfAbsent(db, SETTING, hashKey(key))) {
-    logger.warn({ master_api_key: key }, 'Generated a master API key. It is shown only this once: store it now, or set MASTER_API_KEY.');
-    return hashKey(key);
-  }
+  if (await insertSettingIfAbsent(db, SETTING, hashKey(key))) return { hash: hashKey(key), generated: key };
   const winner = await readSetting(db, SETTING);
   if (!winner) throw new Error('master key hash vanished while starting');
-  return winner;
+  return { hash: winner };
 }

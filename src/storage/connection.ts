@@ -17,14 +17,21 @@ interface PoolInternals {
   _freeConnections?: { length: number };
 }
 
-export function openStorage(databaseUrl: string, connectionLimit: number): Storage {
+/** Host, port, user, password and database of a mysql:// URL (config.ts has checked its form). */
+export function connectionOptions(databaseUrl: string): { host: string; port: number; user: string; password: string; database: string } {
   const url = new URL(databaseUrl);
-  const pool: Pool = createPool({
+  return {
     host: url.hostname,
     port: url.port ? Number(url.port) : 3306,
     user: decodeURIComponent(url.username) || 'root',
     password: decodeURIComponent(url.password),
     database: url.pathname.replace(/^\//, '') || 'test',
+  };
+}
+
+export function openStorage(databaseUrl: string, connectionLimit: number): Storage {
+  const pool: Pool = createPool({
+    ...connectionOptions(databaseUrl),
     connectionLimit,
     waitForConnections: true,
     // Datetimes are stored and read as UTC whatever the server's time zone is.

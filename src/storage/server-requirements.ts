@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
+import { StartupError } from '../errors/startup-error.js';
 
 /**
  * What the service needs of the database server beyond the schema, checked at start-up so a
@@ -14,7 +15,7 @@ import type { Database } from './schema.js';
 export async function checkServerRequirements(db: Kysely<Database>): Promise<void> {
   const { rows } = await sql<{ mode: number | string }>`SELECT @@innodb_autoinc_lock_mode AS mode`.execute(db);
   const problem = autoincLockModeProblem(Number(rows[0]?.mode));
-  if (problem) throw new Error(problem);
+  if (problem) throw new StartupError(problem);
 }
 
 /** Why the server's innodb_autoinc_lock_mode cannot be used, or null when it can. */

@@ -22,6 +22,16 @@ export function freshDatabase(name: string): Promise<string> {
   return createDatabase(SERVER_URL, `${DATABASE}_${name}`);
 }
 
+/** The URL of a database of this run that nobody has made (yet); dropped with the run if something makes it. */
+export function runDatabaseUrl(name: string): string {
+  return databaseUrl(SERVER_URL, `${DATABASE}_${name}`);
+}
+
+/** A name of this run for server-wide things other than databases (MySQL users); remove them yourself. */
+export function runName(name: string): string {
+  return `${DATABASE}_${name}`;
+}
+
 /** Removes a database freshDatabase made, if it is there. */
 export function dropFreshDatabase(name: string): Promise<void> {
   return dropDatabase(SERVER_URL, `${DATABASE}_${name}`);
