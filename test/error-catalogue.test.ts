@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import Koa from 'koa';
 import type { AddressInfo } from 'node:net';
@@ -124,5 +124,29 @@ describe('error catalogue', () => {
       const row = new RegExp(`^\\| \`${code}\` \\| ${ERROR_CATALOGUE[code].status} \\|`, 'm');
       expect(readme, code).to.match(row);
     }
+  });
+
+  it('is documented exactly: the README table lists every code once with its details and retry, and nothing else', () => {
+    const readme = readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
+    const rows = [...readme.matchAll(/^\| `([A-Z_]+)` \| (\d{3}) \| ([^|]*) \| (yes|no) \|/gm)];
+    expect(rows.map((r) => r[1]).sort()).to.deep.equal([...ERROR_CODES].sort());
+    for (const [, code, status, details, retryable] of rows) {
+      const spec = ERROR_CATALOGUE[code as ErrorCode];
+      expect(Number(status), code).to.equal(spec.status);
+      expect([...details!.matchAll(/`(\w+)`/g)].map((m) => m[1]), code).to.deep.equal([...spec.details]);
+      expect(retryable === 'yes', code).to.equal(spec.retryable);
+    }
+  });
+
+  it('names in the README and docs/ only codes that exist', () => {
+    // Every name of a code's shape the documentation mentions must exist in the code: an error
+    // code of the catalogue, or else a setting, label or constant that the sources spell out.
+    const read = (dir: string, ext: string): string[] => readdirSync(path.join(PROJECT_ROOT, dir), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith(ext)).map((f) => readFileSync(path.join(PROJECT_ROOT, dir, f), 'utf8'));
+    const sources = [...read('src', '.ts'), ...read('bench', '.ts'), ...read('test', '.ts'), ...read('schemas', '.json')].join('\n');
+    const documents = [readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8'), ...read('docs', '.md')];
+    const named = new Set(documents.flatMap((text) => [...text.matchAll(/`([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)`/g)].map((m) => m[1]!)));
+    const unknown = [...named].filter((name) => !ERROR_CODES.includes(name as ErrorCode) && !new RegExp(`\\b${name}\\b`).test(sources));
+    expect(unknown).to.deep.equal([]);
   });
 });
