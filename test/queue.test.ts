@@ -6,7 +6,7 @@ import { createLogger } from '../src/log/logger.js';
 import { createMetrics } from '../src/metrics/metrics.js';
 import { redisOptions } from '../src/redis/connection.js';
 import { createQueueEvents, createQueues, type QueueEventsByName, type Queues } from '../src/queue/queues.js';
-import { runJob } from '../src/queue/run-job.js';
+import { resultWithin, runJob } from '../src/queue/run-job.js';
 import { wrapProcessor } from '../src/jobs/worker-runtime.js';
 import { runPrefix } from './helpers/run-scope.js';
 
@@ -129,5 +129,43 @@ describe('queue: enqueue and wait', () => {
     await runJob(queues.search, events.search, data, { timeoutMs: 5000, onTimeout: timeout });
     const job = await queues.search.getJob(data.request_id);
     expect(job?.returnvalue).to.deep.equal({ done: true });
+  });
+
+  describe('resultWithin: wait a while, else let the client poll', () => {
+    const add = async () => queues.search.add('search', envelope(), { jobId: `job_${randomUUID()}` });
+
+    it('returns the result of a job that finishes in time', async () => {
+      startWorker(async () => ({ done: true }));
+      expect(await resultWithin(await add(), events.search, 5000)).to.deep.equal({ done: true });
+    });
+
+    it('gives up with undefined when time runs out, and leaves the job queued', async () => {
+      const job = await add();
+      const started = Date.now();
+      expect(await resultWithin(job, events.search, 300)).to.equal(undefined);
+      expect(Date.now() - started).to.be.lessThan(1500);
+      expect(await job.getState()).to.equal('waiting');
+    });
+
+    it('gives up with undefined when the process shuts down', async () => {
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 100);
+      const started = Date.now();
+      expect(await resultWithin(await add(), events.search, 5000, controller.signal)).to.equal(undefined);
+      expect(Date.now() - started).to.be.lessThan(1500);
+    });
+
+    it('hands a failed job to the caller as its error', async () => {
+      startWorker(async () => {
+        throw new ApiError('URL_INVALID', { url: 'x', expected_format: 'http(s)' });
+      });
+      let caught: unknown;
+      try {
+        await resultWithin(await add(), events.search, 5000);
+      } catch (error) {
+        caught = error;
+      }
+      expect((caught as ApiError).code).to.equal('URL_INVALID');
+    });
   });
 });

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { validateBody } from '../../schema/request-validator.js';
 import { ApiError } from '../../errors/catalogue.js';
 import { respond, type AppContext } from '../context.js';
-import type { AppDeps } from '../deps.js';
-import { runJob } from '../../queue/run-job.js';
+import { resultWithin, runJob } from '../../queue/run-job.js';
 import type { JobEnvelope } from '../../queue/queues.js';
 import { sortBatch } from '../../index/ingest-document.js';
 import { emptyCounts, type IngestReport } from '../../index/ingest.js';
@@ -41,7 +40,7 @@ export const postIndexDocuments: Route = {
     const job = await deps.queues.index.add('index', envelope(ctx, {
       kind: 'ingest', account_id: ctx.state.principal?.accountId ?? null, documents: accepted, rejected, keep_results: inline,
     }), { jobId: `idx_${randomUUID()}`, ...INGEST_JOB_OPTIONS }) as IndexJob;
-    const report = inline ? await waitForReport(job, deps) : undefined;
+    const report = inline ? await resultWithin<IngestReport>(job, deps.queueEvents.index, INLINE_WAIT_MS, deps.shutdownSignal) : undefined;
     if (report) {
       respond(ctx, {
         job_id: job.id, state: 'completed', total, counts: report.counts, errors: report.errors,
@@ -87,29 +86,4 @@ export const deleteIndexDocuments: Route = {
 
 function envelope(ctx: AppContext, input: IndexJobInput): JobEnvelope<IndexJobInput> {
   return { request_id: ctx.state.requestId, principal_id: ctx.state.principal?.id ?? null, mode: ctx.state.principal?.mode ?? 'live', input };
-}
-
-/**
- * The finished job's report, or undefined when it takes longer than the request may wait (or
- * the process shuts down): the job goes on, and the client polls it. A failed job is the
- * request's error.
- */
-async function waitForReport(job: IndexJob, deps: AppDeps): Promise<IngestReport | undefined> {
-  const finished = job.waitUntilFinished(deps.queueEvents.index, INLINE_WAIT_MS) as Promise<IngestReport>;
-  finished.catch(() => undefined); // observed below; this stops an unhandled rejection after a shutdown
-  let onAbort: (() => void) | undefined;
-  const shutdown = new Promise<undefined>((resolve) => {
-    onAbort = () => resolve(undefined);
-    if (deps.shutdownSignal.aborted) onAbort();
-    else deps.shutdownSignal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([finished, shutdown]);
-  } catch (error) {
-    if ((await job.getState()) !== 'failed') return undefined;
-    const reason = error instanceof Error ? error.message : String(error);
-    throw ApiError.fromJSON(reason) ?? new ApiError('INTERNAL_SERVER_ERROR', { incident_id: randomUUID() }, undefined, { cause: reason });
-  } finally {
-    if (onAbort) deps.shutdownSignal.removeEventListener('abort', onAbort);
-  }
 }
