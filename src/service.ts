@@ -26,6 +26,7 @@ import { createApp } from './http/app.js';
 import { listen, type HttpServer } from './http/server.js';
 import { createProbeServer } from './http/probe-server.js';
 import { startWorkers, type RunningWorkers } from './jobs/worker-runtime.js';
+import { CrawlService } from './crawl/crawl-service.js';
 import { MysqlDocumentIndex } from './index/mysql-document-index.js';
 import { segmentStats } from './index/segments.repository.js';
 import { VERSION } from './version.js';
@@ -145,6 +146,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
       usageMeter: new UsageMeter(redis, storage.db, config.queuePrefix, clock, usageRecorder),
       usageRecorder,
       resultCache,
+      crawls: new CrawlService(storage.db, queues.crawl, config.crawlMaxUnfinished),
       clock,
       version: VERSION,
       shutdownSignal: shutdown.signal,

@@ -31,6 +31,12 @@ export interface Principal {
   monthlyLimit: number | null;
 }
 
+/** A principal acting within one request: services record both as the origin of the work they start. */
+export interface Caller {
+  principal: Principal;
+  requestId: string;
+}
+
 /** The master key's principal: every permission, above every account and plan. */
 export function operatorPrincipal(rateLimitPerMinute: number): Principal {
   return {

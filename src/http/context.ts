@@ -1,6 +1,6 @@
 import type { ParameterizedContext } from 'koa';
 import type { Logger } from '../log/logger.js';
-import type { Principal } from '../auth/principal.js';
+import type { Caller, Principal } from '../auth/principal.js';
 import type { RouteDoc } from './openapi.js';
 
 /** What the middleware chain learns about a request, in the order it learns it. */
@@ -24,6 +24,11 @@ export type AppContext = ParameterizedContext<AppState>;
 /** When the request arrived, epoch ms: deadlines (options.timeout) count from there, not from the handler. */
 export function arrivedAt(ctx: AppContext): number {
   return Date.now() - (performance.now() - ctx.state.startedAt);
+}
+
+/** The authenticated caller of a route with a scope, as services take it. */
+export function caller(ctx: AppContext): Caller {
+  return { principal: ctx.state.principal!, requestId: ctx.state.requestId };
 }
 
 /** The success envelope of section 1: every 200 carries success, data and the request id. */

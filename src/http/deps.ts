@@ -12,6 +12,7 @@ import type { UsageRecorder } from '../usage/usage-recorder.js';
 import type { QueueEventsByName, Queues } from '../queue/queues.js';
 import type { Storage } from '../storage/connection.js';
 import type { ResultCache } from '../cache/result-cache.js';
+import type { CrawlService } from '../crawl/crawl-service.js';
 
 /** Everything the HTTP edge needs, built once per process in src/service.ts. */
 export interface AppDeps {
@@ -29,6 +30,7 @@ export interface AppDeps {
   usageMeter: UsageMeter;
   usageRecorder: UsageRecorder;
   resultCache: ResultCache;
+  crawls: CrawlService;
   clock: Clock;
   version: string;
   /** Aborted when the process starts shutting down: waits on jobs give up with a clean error. */

@@ -12,6 +12,16 @@ export interface JobEnvelope<T> {
   input: T;
 }
 
+/** Who a job is done for: the request that asked for it, and the id and mode of its principal. */
+export interface JobOrigin {
+  requestId: string;
+  principal: { id: string; mode: 'live' | 'test' };
+}
+
+export function jobEnvelope<T>(origin: JobOrigin, input: T): JobEnvelope<T> {
+  return { request_id: origin.requestId, principal_id: origin.principal.id, mode: origin.principal.mode, input };
+}
+
 /**
  * Transient failures (a 5xx upstream, a lost connection) retry with exponential backoff;
  * permanent ones are marked unrecoverable by the worker and never retried. Finished jobs stay

@@ -1,3 +1,4 @@
+import { ApiError } from '../errors/catalogue.js';
 import { analyzeQuery } from '../text/analyze.js';
 import { analysisLanguage } from '../text/analysis-language.js';
 import { stopWordsFor } from '../text/stop-words.js';
@@ -17,4 +18,11 @@ export function isTooVague(claim: string): boolean {
   const stop = stopWordsFor(language) ?? stopWordsFor('en');
   const terms = new Set(analyzeQuery(claim, language).filter((term) => !stop?.has(term)));
   return terms.size < MIN_CLAIM_TERMS;
+}
+
+/** CLAIM_TOO_VAGUE for a claim with nothing to check: the request is refused before any work. */
+export function refuseVagueClaim(claim: string): void {
+  if (isTooVague(claim)) {
+    throw new ApiError('CLAIM_TOO_VAGUE', {}, 'The claim needs at least two content words (stop words do not count) to be checked.');
+  }
 }

@@ -1,0 +1,32 @@
+/**
+ * POST /v1/extract: the extraction job (fetch, clean, store) on the extract queue, awaited within
+ * the request's time-out.
+ */
+import type { Queue, QueueEvents } from 'bullmq';
+import { ApiError } from '../errors/catalogue.js';
+import type { Caller } from '../auth/principal.js';
+import { jobEnvelope } from '../queue/queues.js';
+import { runJob } from '../queue/run-job.js';
+import type { ExtractRequest, ExtractResult } from './types.js';
+
+// Processing after the fetch (cleaning, storing) gets this much on top of the fetch time-out.
+const PROCESSING_ALLOWANCE_S = 10;
+
+export class ExtractService {
+  constructor(
+    private readonly queue: Queue,
+    private readonly events: QueueEvents,
+    /** Aborted when the process shuts down: waits on jobs give up with SERVICE_UNAVAILABLE. */
+    private readonly shutdownSignal: AbortSignal,
+  ) {}
+
+  /** The page's content; EXTRACT_TIMEOUT when fetch and processing take longer than options.timeout allows. */
+  async extract(caller: Caller, request: ExtractRequest): Promise<ExtractResult> {
+    const timeoutSeconds = request.options.timeout + PROCESSING_ALLOWANCE_S;
+    return runJob<ExtractRequest, ExtractResult>(this.queue, this.events, jobEnvelope(caller, request), {
+      timeoutMs: timeoutSeconds * 1000,
+      onTimeout: () => new ApiError('EXTRACT_TIMEOUT', { timeout_seconds: timeoutSeconds }),
+      signal: this.shutdownSignal,
+    });
+  }
+}
