@@ -27,6 +27,7 @@ import { listen, type HttpServer } from './http/server.js';
 import { createProbeServer } from './http/probe-server.js';
 import { startWorkers, type RunningWorkers } from './jobs/worker-runtime.js';
 import { CrawlService } from './crawl/crawl-service.js';
+import { SearchService } from './search/search-service.js';
 import { MysqlDocumentIndex } from './index/mysql-document-index.js';
 import { segmentStats } from './index/segments.repository.js';
 import { VERSION } from './version.js';
@@ -147,6 +148,10 @@ export async function startService(config: Config, role: Role, logger: Logger, o
       usageRecorder,
       resultCache,
       crawls: new CrawlService(storage.db, queues.crawl, config.crawlMaxUnfinished),
+      search: new SearchService({
+        cache: resultCache, queue: queues.search, events: queueEvents.search, clock, logger,
+        cacheTtlSeconds: config.search.cacheTtlSeconds, shutdownSignal: shutdown.signal,
+      }),
       clock,
       version: VERSION,
       shutdownSignal: shutdown.signal,

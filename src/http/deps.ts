@@ -13,6 +13,7 @@ import type { QueueEventsByName, Queues } from '../queue/queues.js';
 import type { Storage } from '../storage/connection.js';
 import type { ResultCache } from '../cache/result-cache.js';
 import type { CrawlService } from '../crawl/crawl-service.js';
+import type { SearchService } from '../search/search-service.js';
 
 /** Everything the HTTP edge needs, built once per process in src/service.ts. */
 export interface AppDeps {
@@ -31,6 +32,7 @@ export interface AppDeps {
   usageRecorder: UsageRecorder;
   resultCache: ResultCache;
   crawls: CrawlService;
+  search: SearchService;
   clock: Clock;
   version: string;
   /** Aborted when the process starts shutting down: waits on jobs give up with a clean error. */
