@@ -28,6 +28,7 @@ import { createProbeServer } from './http/probe-server.js';
 import { startWorkers, type RunningWorkers } from './jobs/worker-runtime.js';
 import { CrawlService } from './crawl/crawl-service.js';
 import { SearchService } from './search/search-service.js';
+import { IndexService } from './index/index-service.js';
 import { MysqlDocumentIndex } from './index/mysql-document-index.js';
 import { segmentStats } from './index/segments.repository.js';
 import { VERSION } from './version.js';
@@ -152,6 +153,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
         cache: resultCache, queue: queues.search, events: queueEvents.search, clock, logger,
         cacheTtlSeconds: config.search.cacheTtlSeconds, shutdownSignal: shutdown.signal,
       }),
+      index: new IndexService(queues.index, queueEvents.index, shutdown.signal),
       clock,
       version: VERSION,
       shutdownSignal: shutdown.signal,

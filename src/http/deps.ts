@@ -14,6 +14,7 @@ import type { Storage } from '../storage/connection.js';
 import type { ResultCache } from '../cache/result-cache.js';
 import type { CrawlService } from '../crawl/crawl-service.js';
 import type { SearchService } from '../search/search-service.js';
+import type { IndexService } from '../index/index-service.js';
 
 /** Everything the HTTP edge needs, built once per process in src/service.ts. */
 export interface AppDeps {
@@ -33,6 +34,7 @@ export interface AppDeps {
   resultCache: ResultCache;
   crawls: CrawlService;
   search: SearchService;
+  index: IndexService;
   clock: Clock;
   version: string;
   /** Aborted when the process starts shutting down: waits on jobs give up with a clean error. */

@@ -16,7 +16,7 @@ import type { IndexStatus } from './types.js';
 import { describeIngestJob, findIngestJob, INGEST_JOB_OPTIONS, type DeleteJobInput, type IndexJob, type IndexJobInput, type IndexJobView } from './jobs.js';
 
 /** Batches up to this size are answered within the request; larger ones are left to poll. */
-export const INLINE_BATCH_LIMIT = 50;
+const INLINE_BATCH_LIMIT = 50;
 
 /** How long a request waits for its small batch before answering with the job to poll instead. */
 const INLINE_WAIT_MS = 60_000;

@@ -1,5 +1,4 @@
 import { respond } from '../context.js';
-import { describeIngestJob, findIngestJob } from '../../index/jobs.js';
 import type { Route } from './route.js';
 
 export const getIndexJob: Route = {
@@ -11,7 +10,6 @@ export const getIndexJob: Route = {
   scope: 'index',
   response: 'index-job.response',
   async handler(ctx, deps) {
-    const { job, state } = await findIngestJob(deps.queues.index, ctx.params.id!, ctx.state.principal!);
-    respond(ctx, describeIngestJob(job, state));
+    respond(ctx, await deps.index.job(ctx.state.principal!, ctx.params.id!));
   },
 };
