@@ -29,6 +29,8 @@ import { startWorkers, type RunningWorkers } from './jobs/worker-runtime.js';
 import { CrawlService } from './crawl/crawl-service.js';
 import { SearchService } from './search/search-service.js';
 import { IndexService } from './index/index-service.js';
+import { ExtractService } from './extract/extract-service.js';
+import { ValidateService } from './validate/validate-service.js';
 import { MysqlDocumentIndex } from './index/mysql-document-index.js';
 import { segmentStats } from './index/segments.repository.js';
 import { VERSION } from './version.js';
@@ -154,6 +156,8 @@ export async function startService(config: Config, role: Role, logger: Logger, o
         cacheTtlSeconds: config.search.cacheTtlSeconds, shutdownSignal: shutdown.signal,
       }),
       index: new IndexService(queues.index, queueEvents.index, shutdown.signal),
+      extract: new ExtractService(queues.extract, queueEvents.extract, shutdown.signal),
+      validate: new ValidateService(queues.validate, queueEvents.validate, shutdown.signal),
       clock,
       version: VERSION,
       shutdownSignal: shutdown.signal,

@@ -15,6 +15,8 @@ import type { ResultCache } from '../cache/result-cache.js';
 import type { CrawlService } from '../crawl/crawl-service.js';
 import type { SearchService } from '../search/search-service.js';
 import type { IndexService } from '../index/index-service.js';
+import type { ExtractService } from '../extract/extract-service.js';
+import type { ValidateService } from '../validate/validate-service.js';
 
 /** Everything the HTTP edge needs, built once per process in src/service.ts. */
 export interface AppDeps {
@@ -35,6 +37,8 @@ export interface AppDeps {
   crawls: CrawlService;
   search: SearchService;
   index: IndexService;
+  extract: ExtractService;
+  validate: ValidateService;
   clock: Clock;
   version: string;
   /** Aborted when the process starts shutting down: waits on jobs give up with a clean error. */

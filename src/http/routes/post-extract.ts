@@ -1,12 +1,7 @@
 import { validateBody } from '../../schema/request-validator.js';
-import { ApiError } from '../../errors/catalogue.js';
-import { respond } from '../context.js';
-import { runJob } from '../../queue/run-job.js';
-import type { ExtractRequest, ExtractResult } from '../../extract/types.js';
+import { caller, respond } from '../context.js';
+import type { ExtractRequest } from '../../extract/types.js';
 import type { Route } from './route.js';
-
-// Processing after the fetch (cleaning, storing) gets this much on top of the fetch time-out.
-const PROCESSING_ALLOWANCE_S = 10;
 
 export const postExtract: Route = {
   operationId: 'extract',
@@ -19,17 +14,7 @@ export const postExtract: Route = {
   response: 'extract.response',
   async handler(ctx, deps) {
     const input = validateBody<ExtractRequest>('extract.request', ctx.request.body ?? {});
-    const timeoutSeconds = input.options.timeout + PROCESSING_ALLOWANCE_S;
-    const result = await runJob<ExtractRequest, ExtractResult>(
-      deps.queues.extract,
-      deps.queueEvents.extract,
-      { request_id: ctx.state.requestId, principal_id: ctx.state.principal?.id ?? null, mode: ctx.state.principal?.mode ?? 'live', input },
-      {
-        timeoutMs: timeoutSeconds * 1000,
-        onTimeout: () => new ApiError('EXTRACT_TIMEOUT', { timeout_seconds: timeoutSeconds }),
-        signal: deps.shutdownSignal,
-      },
-    );
+    const result = await deps.extract.extract(caller(ctx), input);
     ctx.state.audit = { url: input.url, word_count: result.metadata?.word_count ?? null };
     respond(ctx, result);
   },
