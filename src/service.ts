@@ -31,6 +31,8 @@ import { SearchService } from './search/search-service.js';
 import { IndexService } from './index/index-service.js';
 import { ExtractService } from './extract/extract-service.js';
 import { ValidateService } from './validate/validate-service.js';
+import { CacheService } from './cache/cache-service.js';
+import { KeyUsageService } from './usage/key-usage-service.js';
 import { MysqlDocumentIndex } from './index/mysql-document-index.js';
 import { segmentStats } from './index/segments.repository.js';
 import { VERSION } from './version.js';
@@ -132,6 +134,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
     });
     const auditWriter = new AuditWriter(storage.db, logger);
     const usageRecorder = new UsageRecorder(storage.db, logger);
+    const usageMeter = new UsageMeter(redis, storage.db, config.queuePrefix, clock, usageRecorder);
     health.start(HEALTH_PROBE_INTERVAL_MS);
     const app = createApp({
       config,
@@ -147,7 +150,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
         db: storage.db, cache: keyCache, clock, plans: config.plans, masterKeyHash: master.hash, masterRateLimitPerMinute: config.rateLimitPerMinute,
       }),
       keys,
-      usageMeter: new UsageMeter(redis, storage.db, config.queuePrefix, clock, usageRecorder),
+      usageMeter,
       usageRecorder,
       resultCache,
       crawls: new CrawlService(storage.db, queues.crawl, config.crawlMaxUnfinished),
@@ -158,6 +161,8 @@ export async function startService(config: Config, role: Role, logger: Logger, o
       index: new IndexService(queues.index, queueEvents.index, shutdown.signal),
       extract: new ExtractService(queues.extract, queueEvents.extract, shutdown.signal),
       validate: new ValidateService(queues.validate, queueEvents.validate, shutdown.signal),
+      cache: new CacheService(resultCache, clock),
+      keyUsage: new KeyUsageService(keys, usageMeter),
       clock,
       version: VERSION,
       shutdownSignal: shutdown.signal,

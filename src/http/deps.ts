@@ -17,6 +17,8 @@ import type { SearchService } from '../search/search-service.js';
 import type { IndexService } from '../index/index-service.js';
 import type { ExtractService } from '../extract/extract-service.js';
 import type { ValidateService } from '../validate/validate-service.js';
+import type { CacheService } from '../cache/cache-service.js';
+import type { KeyUsageService } from '../usage/key-usage-service.js';
 
 /** Everything the HTTP edge needs, built once per process in src/service.ts. */
 export interface AppDeps {
@@ -39,6 +41,8 @@ export interface AppDeps {
   index: IndexService;
   extract: ExtractService;
   validate: ValidateService;
+  cache: CacheService;
+  keyUsage: KeyUsageService;
   clock: Clock;
   version: string;
   /** Aborted when the process starts shutting down: waits on jobs give up with a clean error. */

@@ -1,6 +1,5 @@
 import type { KeyInput } from '../../auth/key-service.js';
 import type { KeyFilter, KeyRecord } from '../../auth/keys.repository.js';
-import { keyLimits } from '../../auth/authenticator.js';
 import { validateBody, validateQuery } from '../../schema/request-validator.js';
 import { respond } from '../context.js';
 import type { AppDeps } from '../deps.js';
@@ -117,17 +116,7 @@ export const getKeyUsage: Route = {
   permission: 'keys',
   response: 'auth-key-usage.response',
   async handler(ctx, deps) {
-    const key = await deps.keys.getKey(ctx.state.principal!, ctx.params.id!);
-    const plan = deps.keys.plans.get((await deps.keys.getAccount(key.accountId)).plan);
-    const limits = keyLimits(key, plan);
-    const usage = await deps.usageMeter.keyUsage({ id: key.id, accountId: key.accountId, mode: key.mode, ...limits });
-    respond(ctx, {
-      key_id: key.id,
-      mode: key.mode,
-      ...usage,
-      rate_limit: limits.rateLimitPerMinute,
-      last_used_at: key.lastUsedAt?.toISOString() ?? null,
-    });
+    respond(ctx, await deps.keyUsage.report(ctx.state.principal!, ctx.params.id!));
   },
 };
 

@@ -1,23 +1,8 @@
-import { respond, type AppContext } from '../context.js';
-import { ApiError } from '../../errors/catalogue.js';
+import { respond } from '../context.js';
 import { validateBody, validateQuery } from '../../schema/request-validator.js';
-import { cacheKey } from '../../cache/cache-key.js';
-import { cacheNamespace } from '../../cache/namespace.js';
+import type { ClearRequest, StoreRequest } from '../../cache/cache-service.js';
 import { entryJson, respondWithDataJson } from './cache-response.js';
 import type { Route } from './route.js';
-
-interface StoreRequest {
-  query: string;
-  content: unknown;
-  ttl: number;
-  trust_level: string;
-  tags?: string[];
-}
-
-interface ClearRequest {
-  tags?: string[];
-  older_than?: string;
-}
 
 export const getCacheEntry: Route = {
   operationId: 'queryCache',
@@ -31,10 +16,9 @@ export const getCacheEntry: Route = {
   notFound: true,
   async handler(ctx, deps) {
     const { q } = validateQuery<{ q: string }>('cache-query.query', ctx.query);
-    const entry = await deps.resultCache.get(namespaceOf(ctx), cacheKey(q, {}));
-    if (!entry) throw new ApiError('NOT_FOUND', { resource: 'cache_entry', id: q }, 'No live cache entry for this query (never stored, expired or cleared).');
+    const { entry, readAt } = await deps.cache.read(ctx.state.principal!, q);
     ctx.state.cacheHit = true;
-    respondWithDataJson(ctx, entryJson(entry, deps.clock.now()));
+    respondWithDataJson(ctx, entryJson(entry, readAt));
   },
 };
 
@@ -49,9 +33,7 @@ export const postCacheEntry: Route = {
   response: 'cache-store.response',
   async handler(ctx, deps) {
     const request = validateBody<StoreRequest>('cache-store.request', ctx.request.body);
-    const { entry, replaced } = await deps.resultCache.put(namespaceOf(ctx), cacheKey(request.query, {}), request.content, {
-      query: request.query, ttl: request.ttl, trustLevel: request.trust_level, tags: request.tags ?? [],
-    });
+    const { entry, replaced } = await deps.cache.store(ctx.state.principal!, request);
     respondWithDataJson(ctx, entryJson(entry, entry.storedAt, { replaced }));
   },
 };
@@ -67,16 +49,9 @@ export const deleteCacheEntries: Route = {
   response: 'cache-clear.response',
   async handler(ctx, deps) {
     const request = validateBody<ClearRequest>('cache-clear.request', ctx.request.body);
-    const deleted = await deps.resultCache.clear(namespaceOf(ctx), {
-      ...(request.tags ? { tags: request.tags } : {}),
-      ...(request.older_than ? { olderThan: new Date(request.older_than) } : {}),
-    });
+    const deleted = await deps.cache.clear(ctx.state.principal!, request);
     // Who emptied which part of the cache, for the audit log.
     ctx.state.audit = { tags: request.tags ?? null, older_than: request.older_than ?? null, deleted };
     respond(ctx, { deleted });
   },
 };
-
-function namespaceOf(ctx: AppContext): string {
-  return cacheNamespace(ctx.state.principal!);
-}
