@@ -23,6 +23,7 @@ import { NearCache } from './cache/near-cache.js';
 import { coalesceWrites } from './redis/coalesced-writes.js';
 import { systemClock, type Clock } from './clock.js';
 import { createApp } from './http/app.js';
+import type { Services } from './http/deps.js';
 import { listen, type HttpServer } from './http/server.js';
 import { createProbeServer } from './http/probe-server.js';
 import { startWorkers, type RunningWorkers } from './jobs/worker-runtime.js';
@@ -136,37 +137,37 @@ export async function startService(config: Config, role: Role, logger: Logger, o
     const usageRecorder = new UsageRecorder(storage.db, logger);
     const usageMeter = new UsageMeter(redis, storage.db, config.queuePrefix, clock, usageRecorder);
     health.start(HEALTH_PROBE_INTERVAL_MS);
-    const app = createApp({
-      config,
-      logger,
-      metrics,
-      storage,
-      redis,
-      queues,
-      queueEvents,
-      health,
-      auditWriter,
-      authenticator: createAuthenticator({
-        db: storage.db, cache: keyCache, clock, plans: config.plans, masterKeyHash: master.hash, masterRateLimitPerMinute: config.rateLimitPerMinute,
-      }),
-      keys,
-      usageMeter,
-      usageRecorder,
-      resultCache,
-      crawls: new CrawlService(storage.db, queues.crawl, config.crawlMaxUnfinished),
+    // Every route reaches storage, Redis and the queues through these, and only through these.
+    const services: Services = {
       search: new SearchService({
         cache: resultCache, queue: queues.search, events: queueEvents.search, clock, logger,
         cacheTtlSeconds: config.search.cacheTtlSeconds, shutdownSignal: shutdown.signal,
       }),
-      index: new IndexService(queues.index, queueEvents.index, shutdown.signal),
       extract: new ExtractService(queues.extract, queueEvents.extract, shutdown.signal),
       validate: new ValidateService(queues.validate, queueEvents.validate, shutdown.signal),
+      index: new IndexService(queues.index, queueEvents.index, shutdown.signal),
+      crawls: new CrawlService(storage.db, queues.crawl, config.crawlMaxUnfinished),
       cache: new CacheService(resultCache, clock),
+      keys,
       keyUsage: new KeyUsageService(keys, usageMeter),
-      clock,
+      health,
+      metrics,
       version: VERSION,
-      shutdownSignal: shutdown.signal,
       accepting: () => accepting,
+    };
+    const app = createApp({
+      config,
+      logger,
+      metrics,
+      redis,
+      auditWriter,
+      authenticator: createAuthenticator({
+        db: storage.db, cache: keyCache, clock, plans: config.plans, masterKeyHash: master.hash, masterRateLimitPerMinute: config.rateLimitPerMinute,
+      }),
+      usageMeter,
+      usageRecorder,
+      clock,
+      services,
     });
     http = await listen(config, app.callback());
     closeApi = async () => {

@@ -42,7 +42,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const byName = new Map<string, RouteDoc>();
   for (const route of ROUTES) {
     byName.set(route.operationId, route);
-    router.register(route.path, [route.method], async (ctx) => route.handler(ctx, deps), { name: route.operationId });
+    router.register(route.path, [route.method], async (ctx) => route.handler(ctx, deps.services), { name: route.operationId });
   }
 
   app.use(requestId(deps.logger));

@@ -9,44 +9,46 @@ import type { KeyService } from '../auth/key-service.js';
 import type { Clock } from '../clock.js';
 import type { UsageMeter } from '../usage/usage-meter.js';
 import type { UsageRecorder } from '../usage/usage-recorder.js';
-import type { QueueEventsByName, Queues } from '../queue/queues.js';
-import type { Storage } from '../storage/connection.js';
-import type { ResultCache } from '../cache/result-cache.js';
+import type { KeyUsageService } from '../usage/key-usage-service.js';
+import type { CacheService } from '../cache/cache-service.js';
 import type { CrawlService } from '../crawl/crawl-service.js';
 import type { SearchService } from '../search/search-service.js';
 import type { IndexService } from '../index/index-service.js';
 import type { ExtractService } from '../extract/extract-service.js';
 import type { ValidateService } from '../validate/validate-service.js';
-import type { CacheService } from '../cache/cache-service.js';
-import type { KeyUsageService } from '../usage/key-usage-service.js';
 
-/** Everything the HTTP edge needs, built once per process in src/service.ts. */
+/**
+ * What route handlers work with: a service per feature, and what the probes and the OpenAPI
+ * document tell about this process. Storage, Redis and the queues stay behind the services.
+ */
+export interface Services {
+  search: SearchService;
+  extract: ExtractService;
+  validate: ValidateService;
+  index: IndexService;
+  crawls: CrawlService;
+  cache: CacheService;
+  keys: KeyService;
+  keyUsage: KeyUsageService;
+  health: HealthMonitor;
+  /** The Prometheus registry /metrics exposes. */
+  metrics: Metrics;
+  version: string;
+  /** False once shutdown has begun, so /readyz tells load balancers to stop sending traffic. */
+  accepting: () => boolean;
+}
+
+/** Everything the HTTP edge needs, built once per process in src/service.ts: the middleware's own needs, and the services. */
 export interface AppDeps {
   config: Config;
   logger: Logger;
   metrics: Metrics;
-  storage: Storage;
+  /** Where the rate limit keeps its per-key windows and the address limit its failed authentications, shared by every API process. */
   redis: Redis;
-  queues: Queues;
-  queueEvents: QueueEventsByName;
-  health: HealthMonitor;
   auditWriter: AuditWriter;
   authenticator: Authenticator;
-  keys: KeyService;
   usageMeter: UsageMeter;
   usageRecorder: UsageRecorder;
-  resultCache: ResultCache;
-  crawls: CrawlService;
-  search: SearchService;
-  index: IndexService;
-  extract: ExtractService;
-  validate: ValidateService;
-  cache: CacheService;
-  keyUsage: KeyUsageService;
   clock: Clock;
-  version: string;
-  /** Aborted when the process starts shutting down: waits on jobs give up with a clean error. */
-  shutdownSignal: AbortSignal;
-  /** False once shutdown has begun, so /readyz tells load balancers to stop sending traffic. */
-  accepting: () => boolean;
+  services: Services;
 }

@@ -19,9 +19,9 @@ export const createAccount: Route = {
   permission: 'accounts',
   body: 'account.request',
   response: 'account.response',
-  async handler(ctx, deps) {
+  async handler(ctx, services) {
     const input = validateBody<{ name: string; plan: string }>('account.request', ctx.request.body);
-    respond(ctx, accountView(await deps.keys.createAccount(input)));
+    respond(ctx, accountView(await services.keys.createAccount(input)));
   },
 };
 
@@ -35,9 +35,9 @@ export const listAccounts: Route = {
   permission: 'accounts',
   query: 'account-list.query',
   response: 'account-list.response',
-  async handler(ctx, deps) {
+  async handler(ctx, services) {
     const query = validateQuery<{ limit: number; offset: number }>('account-list.query', ctx.query);
-    const accounts = await deps.keys.listAccounts(query.limit, query.offset);
+    const accounts = await services.keys.listAccounts(query.limit, query.offset);
     respond(ctx, { items: accounts.map(accountView), limit: query.limit, offset: query.offset });
   },
 };
@@ -51,8 +51,8 @@ export const getAccount: Route = {
   scope: 'operator',
   permission: 'accounts',
   response: 'account.response',
-  async handler(ctx, deps) {
-    respond(ctx, accountView(await deps.keys.getAccount(ctx.params.id!)));
+  async handler(ctx, services) {
+    respond(ctx, accountView(await services.keys.getAccount(ctx.params.id!)));
   },
 };
 
@@ -66,9 +66,9 @@ export const updateAccount: Route = {
   permission: 'accounts',
   body: 'account-update.request',
   response: 'account.response',
-  async handler(ctx, deps) {
+  async handler(ctx, services) {
     const input = validateBody<{ name?: string; plan?: string }>('account-update.request', ctx.request.body);
-    respond(ctx, accountView(await deps.keys.updateAccount(ctx.params.id!, input)));
+    respond(ctx, accountView(await services.keys.updateAccount(ctx.params.id!, input)));
   },
 };
 
@@ -79,7 +79,7 @@ export const getPlans: Route = {
   summary: 'The plans of this deployment with their limits and features (no authentication)',
   tag: 'Accounts',
   response: 'plans.response',
-  async handler(ctx, deps) {
-    respond(ctx, { plans: deps.keys.plans.list });
+  async handler(ctx, services) {
+    respond(ctx, { plans: services.keys.plans.list });
   },
 };

@@ -1,8 +1,7 @@
-import type { KeyInput } from '../../auth/key-service.js';
+import type { KeyInput, KeyService } from '../../auth/key-service.js';
 import type { KeyFilter, KeyRecord } from '../../auth/keys.repository.js';
 import { validateBody, validateQuery } from '../../schema/request-validator.js';
 import { respond } from '../context.js';
-import type { AppDeps } from '../deps.js';
 import type { Route } from './route.js';
 
 /*
@@ -11,8 +10,8 @@ import type { Route } from './route.js';
  * leaves open follow the usual REST shape: /v1/auth/keys/{id} with rotate, revoke and usage.
  */
 
-async function view(deps: AppDeps, key: KeyRecord): Promise<Record<string, unknown>> {
-  const [described] = await deps.keys.describe([key]);
+async function view(keys: KeyService, key: KeyRecord): Promise<Record<string, unknown>> {
+  const [described] = await keys.describe([key]);
   return described!;
 }
 
@@ -26,11 +25,11 @@ export const createKey: Route = {
   permission: 'keys',
   body: 'auth-key.request',
   response: 'auth-key.response',
-  async handler(ctx, deps) {
+  async handler(ctx, services) {
     const input = validateBody<KeyInput>('auth-key.request', ctx.request.body);
-    const { record, secret } = await deps.keys.createKey(ctx.state.principal!, input);
+    const { record, secret } = await services.keys.createKey(ctx.state.principal!, input);
     ctx.state.audit = { key_id: record.id };
-    respond(ctx, { ...(await view(deps, record)), key: secret });
+    respond(ctx, { ...(await view(services.keys, record)), key: secret });
   },
 };
 
@@ -44,16 +43,16 @@ export const listKeys: Route = {
   permission: 'keys',
   query: 'auth-key-list.query',
   response: 'auth-key-list.response',
-  async handler(ctx, deps) {
+  async handler(ctx, services) {
     const query = validateQuery<{ account_id?: string; type?: KeyFilter['type']; mode?: KeyFilter['mode']; limit: number; offset: number }>('auth-key-list.query', ctx.query);
-    const keys = await deps.keys.listKeys(ctx.state.principal!, {
+    const keys = await services.keys.listKeys(ctx.state.principal!, {
       ...(query.account_id !== undefined ? { accountId: query.account_id } : {}),
       ...(query.type !== undefined ? { type: query.type } : {}),
       ...(query.mode !== undefined ? { mode: query.mode } : {}),
       limit: query.limit,
       offset: query.offset,
     });
-    respond(ctx, { items: await deps.keys.describe(keys), limit: query.limit, offset: query.offset });
+    respond(ctx, { items: await services.keys.describe(keys), limit: query.limit, offset: query.offset });
   },
 };
 
@@ -66,8 +65,8 @@ export const getKey: Route = {
   scope: 'admin',
   permission: 'keys',
   response: 'auth-key.response',
-  async handler(ctx, deps) {
-    respond(ctx, await view(deps, await deps.keys.getKey(ctx.state.principal!, ctx.params.id!)));
+  async handler(ctx, services) {
+    respond(ctx, await view(services.keys, await services.keys.getKey(ctx.state.principal!, ctx.params.id!)));
   },
 };
 
@@ -80,10 +79,10 @@ export const rotateKey: Route = {
   scope: 'admin',
   permission: 'keys',
   response: 'auth-key.response',
-  async handler(ctx, deps) {
-    const { record, secret, oldKeyExpiresAt } = await deps.keys.rotate(ctx.state.principal!, ctx.params.id!);
+  async handler(ctx, services) {
+    const { record, secret, oldKeyExpiresAt } = await services.keys.rotate(ctx.state.principal!, ctx.params.id!);
     ctx.state.audit = { key_id: record.id, action: 'rotate' };
-    respond(ctx, { ...(await view(deps, record)), key: secret, new_key: secret, old_key_expires_at: oldKeyExpiresAt.toISOString() });
+    respond(ctx, { ...(await view(services.keys, record)), key: secret, new_key: secret, old_key_expires_at: oldKeyExpiresAt.toISOString() });
   },
 };
 
@@ -97,12 +96,12 @@ export const revokeKey: Route = {
   permission: 'keys',
   body: 'auth-key-revoke.request',
   response: 'auth-key.response',
-  async handler(ctx, deps) {
+  async handler(ctx, services) {
     const input = validateBody<{ revoke_at?: string }>('auth-key-revoke.request', ctx.request.body);
     const at = input.revoke_at === undefined ? undefined : new Date(input.revoke_at);
-    const record = await deps.keys.revoke(ctx.state.principal!, ctx.params.id!, at);
+    const record = await services.keys.revoke(ctx.state.principal!, ctx.params.id!, at);
     ctx.state.audit = { key_id: record.id, action: 'revoke', revoke_at: record.revokedAt?.toISOString() ?? null };
-    respond(ctx, await view(deps, record));
+    respond(ctx, await view(services.keys, record));
   },
 };
 
@@ -115,8 +114,8 @@ export const getKeyUsage: Route = {
   scope: 'admin',
   permission: 'keys',
   response: 'auth-key-usage.response',
-  async handler(ctx, deps) {
-    respond(ctx, await deps.keyUsage.report(ctx.state.principal!, ctx.params.id!));
+  async handler(ctx, services) {
+    respond(ctx, await services.keyUsage.report(ctx.state.principal!, ctx.params.id!));
   },
 };
 

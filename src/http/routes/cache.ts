@@ -14,9 +14,9 @@ export const getCacheEntry: Route = {
   query: 'cache-query.query',
   response: 'cache-entry.response',
   notFound: true,
-  async handler(ctx, deps) {
+  async handler(ctx, services) {
     const { q } = validateQuery<{ q: string }>('cache-query.query', ctx.query);
-    const { entry, readAt } = await deps.cache.read(ctx.state.principal!, q);
+    const { entry, readAt } = await services.cache.read(ctx.state.principal!, q);
     ctx.state.cacheHit = true;
     respondWithDataJson(ctx, entryJson(entry, readAt));
   },
@@ -31,9 +31,9 @@ export const postCacheEntry: Route = {
   scope: 'cache',
   body: 'cache-store.request',
   response: 'cache-store.response',
-  async handler(ctx, deps) {
+  async handler(ctx, services) {
     const request = validateBody<StoreRequest>('cache-store.request', ctx.request.body);
-    const { entry, replaced } = await deps.cache.store(ctx.state.principal!, request);
+    const { entry, replaced } = await services.cache.store(ctx.state.principal!, request);
     respondWithDataJson(ctx, entryJson(entry, entry.storedAt, { replaced }));
   },
 };
@@ -47,9 +47,9 @@ export const deleteCacheEntries: Route = {
   scope: 'cache',
   body: 'cache-clear.request',
   response: 'cache-clear.response',
-  async handler(ctx, deps) {
+  async handler(ctx, services) {
     const request = validateBody<ClearRequest>('cache-clear.request', ctx.request.body);
-    const deleted = await deps.cache.clear(ctx.state.principal!, request);
+    const deleted = await services.cache.clear(ctx.state.principal!, request);
     // Who emptied which part of the cache, for the audit log.
     ctx.state.audit = { tags: request.tags ?? null, older_than: request.older_than ?? null, deleted };
     respond(ctx, { deleted });

@@ -12,9 +12,9 @@ export const postCrawl: Route = {
   scope: 'index',
   body: 'crawl-create.request',
   response: 'crawl-job.response',
-  async handler(ctx, deps) {
+  async handler(ctx, services) {
     const request = validateBody<CrawlRequest>('crawl-create.request', ctx.request.body);
-    respond(ctx, await deps.crawls.start(caller(ctx), request));
+    respond(ctx, await services.crawls.start(caller(ctx), request));
     ctx.status = 202;
   },
 };
@@ -27,8 +27,8 @@ export const getCrawl: Route = {
   tag: 'Index',
   scope: 'index',
   response: 'crawl-job.response',
-  async handler(ctx, deps) {
-    respond(ctx, await deps.crawls.get(ctx.state.principal!, ctx.params.id!));
+  async handler(ctx, services) {
+    respond(ctx, await services.crawls.get(ctx.state.principal!, ctx.params.id!));
   },
 };
 
@@ -40,7 +40,7 @@ export const deleteCrawl: Route = {
   tag: 'Index',
   scope: 'index',
   response: 'crawl-job.response',
-  async handler(ctx, deps) {
-    respond(ctx, await deps.crawls.cancel(ctx.state.principal!, ctx.params.id!));
+  async handler(ctx, services) {
+    respond(ctx, await services.crawls.cancel(ctx.state.principal!, ctx.params.id!));
   },
 };

@@ -9,7 +9,7 @@ export const getHealth: Route = {
   tag: 'Monitoring',
   scope: 'monitor',
   response: 'health.response',
-  async handler(ctx, deps) {
-    respond(ctx, await deps.health.check());
+  async handler(ctx, services) {
+    respond(ctx, await services.health.check());
   },
 };

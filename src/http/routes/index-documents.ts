@@ -13,10 +13,10 @@ export const postIndexDocuments: Route = {
   scope: 'index',
   body: 'index-documents.request',
   response: 'index-documents.response',
-  async handler(ctx, deps) {
+  async handler(ctx, services) {
     // The items are checked one by one by the service: one bad document must not refuse the batch.
     const { documents } = validateBody<{ documents: unknown[] }>('index-documents.envelope', ctx.request.body);
-    const batch = await deps.index.ingest(caller(ctx), documents);
+    const batch = await services.index.ingest(caller(ctx), documents);
     respond(ctx, batch);
     if (batch.state !== 'completed') ctx.status = 202;
   },
@@ -31,11 +31,11 @@ export const deleteIndexDocuments: Route = {
   scope: 'index',
   body: 'index-delete.request',
   response: 'index-delete.response',
-  async handler(ctx, deps) {
+  async handler(ctx, services) {
     const input = validateBody<DeletionTarget>('index-delete.request', ctx.request.body);
     if (input.urls !== undefined && input.domain !== undefined) {
       throw new ApiError('INVALID_PARAMETER', { parameter: 'body', reason: 'must contain exactly one of: urls, domain' }, 'body must contain exactly one of: urls, domain');
     }
-    respond(ctx, await deps.index.remove(caller(ctx), input));
+    respond(ctx, await services.index.remove(caller(ctx), input));
   },
 };

@@ -9,7 +9,7 @@ export const getIndexJob: Route = {
   tag: 'Index',
   scope: 'index',
   response: 'index-job.response',
-  async handler(ctx, deps) {
-    respond(ctx, await deps.index.job(ctx.state.principal!, ctx.params.id!));
+  async handler(ctx, services) {
+    respond(ctx, await services.index.job(ctx.state.principal!, ctx.params.id!));
   },
 };

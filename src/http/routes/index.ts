@@ -22,8 +22,8 @@ const getOpenApi: Route = {
   path: '/v1/openapi.json',
   summary: 'This OpenAPI 3.1 document, generated from the JSON Schemas in schemas/ (no authentication)',
   tag: 'Docs',
-  async handler(ctx, deps) {
-    openApiDocument ??= buildOpenApi(ROUTES, deps.version);
+  async handler(ctx, services) {
+    openApiDocument ??= buildOpenApi(ROUTES, services.version);
     ctx.body = openApiDocument;
   },
 };

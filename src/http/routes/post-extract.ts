@@ -12,9 +12,9 @@ export const postExtract: Route = {
   scope: 'extract',
   body: 'extract.request',
   response: 'extract.response',
-  async handler(ctx, deps) {
+  async handler(ctx, services) {
     const input = validateBody<ExtractRequest>('extract.request', ctx.request.body ?? {});
-    const result = await deps.extract.extract(caller(ctx), input);
+    const result = await services.extract.extract(caller(ctx), input);
     ctx.state.audit = { url: input.url, word_count: result.metadata?.word_count ?? null };
     respond(ctx, result);
   },

@@ -14,10 +14,10 @@ export const postSearch: Route = {
   scope: 'search',
   body: 'search.request',
   response: 'search.response',
-  async handler(ctx, deps) {
+  async handler(ctx, services) {
     const request = validateBody<SearchRequest>('search.request', ctx.request.body ?? {});
     ctx.state.audit = { query_hash: `sha256:${sha256Hex(request.query)}` };
-    const answer = await deps.search.search(caller(ctx), request, arrivedAt(ctx));
+    const answer = await services.search.search(caller(ctx), request, arrivedAt(ctx));
     if (answer.cached) {
       ctx.state.cacheHit = true;
       respondWithDataJson(ctx, withCacheReport(answer.resultJson, `{"hit":true,"age_seconds":${answer.ageSeconds}}`));

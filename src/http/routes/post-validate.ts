@@ -15,11 +15,11 @@ export const postValidate: Route = {
   scope: 'validate',
   body: 'validate.request',
   response: 'validate.response',
-  async handler(ctx, deps) {
+  async handler(ctx, services) {
     const request = validateBody<ValidateRequest>('validate.request', ctx.request.body ?? {});
     refuseVagueClaim(request.claim);
     ctx.state.audit = { claim_hash: `sha256:${sha256Hex(request.claim)}` };
-    const result = await deps.validate.validate(caller(ctx), request, arrivedAt(ctx)).catch((error: unknown) => {
+    const result = await services.validate.validate(caller(ctx), request, arrivedAt(ctx)).catch((error: unknown) => {
       // How far a validation got (VALIDATION_TIMEOUT's counts) belongs in its audit row.
       if (error instanceof ApiError) ctx.state.audit = { ...ctx.state.audit, ...error.details };
       throw error;

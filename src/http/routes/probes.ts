@@ -20,11 +20,11 @@ export const getReadyz: Route = {
   path: '/readyz',
   summary: 'Readiness probe (no authentication): 200 when MySQL and Redis answer, 503 otherwise or while draining',
   tag: 'Probes',
-  async handler(ctx, deps) {
-    if (!deps.accepting()) {
+  async handler(ctx, services) {
+    if (!services.accepting()) {
       throw new ApiError('SERVICE_UNAVAILABLE', { estimated_recovery: 'after restart', status_page: '/v1/health' }, 'The process is shutting down.');
     }
-    if (!(await deps.health.ready())) {
+    if (!(await services.health.ready())) {
       throw new ApiError('SERVICE_UNAVAILABLE', { estimated_recovery: 'when MySQL and Redis answer', status_page: '/v1/health' }, 'A dependency does not answer.');
     }
     ctx.body = { status: 'ready' };
@@ -38,8 +38,8 @@ export const getMetrics: Route = {
   path: '/metrics',
   summary: 'Prometheus metrics in text exposition format (no authentication)',
   tag: 'Probes',
-  async handler(ctx, deps) {
-    ctx.type = deps.metrics.registry.contentType;
-    ctx.body = await deps.metrics.registry.metrics();
+  async handler(ctx, services) {
+    ctx.type = services.metrics.registry.contentType;
+    ctx.body = await services.metrics.registry.metrics();
   },
 };

@@ -20,11 +20,11 @@ export const createServiceAccount: Route = {
   permission: 'service_accounts',
   body: 'service-account.request',
   response: 'auth-key.response',
-  async handler(ctx, deps) {
+  async handler(ctx, services) {
     const input = validateBody<ServiceAccountInput>('service-account.request', ctx.request.body);
-    const { record, secret } = await deps.keys.createServiceAccount(ctx.state.principal!, input);
+    const { record, secret } = await services.keys.createServiceAccount(ctx.state.principal!, input);
     ctx.state.audit = { key_id: record.id };
-    const [described] = await deps.keys.describe([record]);
+    const [described] = await services.keys.describe([record]);
     respond(ctx, { ...described, key: secret });
   },
 };
@@ -39,15 +39,15 @@ export const listServiceAccounts: Route = {
   permission: 'service_accounts',
   query: 'service-account-list.query',
   response: 'auth-key-list.response',
-  async handler(ctx, deps) {
+  async handler(ctx, services) {
     const query = validateQuery<{ account_id?: string; mode?: Mode; limit: number; offset: number }>('service-account-list.query', ctx.query);
-    const keys = await deps.keys.listKeys(ctx.state.principal!, {
+    const keys = await services.keys.listKeys(ctx.state.principal!, {
       ...(query.account_id !== undefined ? { accountId: query.account_id } : {}),
       ...(query.mode !== undefined ? { mode: query.mode } : {}),
       type: 'service_account',
       limit: query.limit,
       offset: query.offset,
     });
-    respond(ctx, { items: await deps.keys.describe(keys), limit: query.limit, offset: query.offset });
+    respond(ctx, { items: await services.keys.describe(keys), limit: query.limit, offset: query.offset });
   },
 };
