@@ -140,6 +140,12 @@ describe('HTTP edge', () => {
     expect(malformed.json.error.code).to.equal('INVALID_API_KEY');
   });
 
+  it('checks the key before the body: an invalid body with a wrong key is a 401', async () => {
+    const res = await call(service.url, '/v1/extract', { body: { url: 'nope' }, key: 'sev_live_not-a-real-key' });
+    expect(res.status).to.equal(401);
+    expect(res.json.error.code).to.equal('INVALID_API_KEY');
+  });
+
   it('accepts the key in X-API-Key', async () => {
     const res = await call(service.url, '/v1/health', { key: null, headers: { 'x-api-key': TEST_KEY } });
     expect(res.status).to.equal(200);

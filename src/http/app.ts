@@ -16,6 +16,7 @@ import { rateLimit } from './middleware/rate-limit.js';
 import { audit } from './middleware/audit.js';
 import { usage } from './middleware/usage.js';
 import { ROUTES } from './routes/index.js';
+import { routeInput } from './route-input.js';
 
 /**
  * The HTTP edge. Middleware order, outermost first, and why:
@@ -34,7 +35,7 @@ import { ROUTES } from './routes/index.js';
  *                   response to a known key carries them, a 403 included)
  * 11. authorize     the route's permission
  * 12. usage         last_used_at; daily and monthly quotas on metered endpoints
- * 13. router        the handler
+ * 13. router        the input validated against the route's schemas (route-input.ts), then the handler
  */
 export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>();
@@ -42,7 +43,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const byName = new Map<string, RouteDoc>();
   for (const route of ROUTES) {
     byName.set(route.operationId, route);
-    router.register(route.path, [route.method], async (ctx) => route.handler(ctx, deps.services), { name: route.operationId });
+    router.register(route.path, [route.method], async (ctx) => route.handler(ctx, routeInput(route, ctx), deps.services), { name: route.operationId });
   }
 
   app.use(requestId(deps.logger));

@@ -1,5 +1,4 @@
 import { accountView } from '../../auth/key-view.js';
-import { validateBody, validateQuery } from '../../schema/request-validator.js';
 import { respond } from '../context.js';
 import type { Route } from './route.js';
 
@@ -9,7 +8,7 @@ import type { Route } from './route.js';
  * but no account paths; these are the smallest set that lets an operator run several tenants.
  */
 
-export const createAccount: Route = {
+export const createAccount: Route<{ name: string; plan: string }> = {
   operationId: 'createAccount',
   method: 'POST',
   path: '/v1/accounts',
@@ -19,13 +18,12 @@ export const createAccount: Route = {
   permission: 'accounts',
   body: 'account.request',
   response: 'account.response',
-  async handler(ctx, services) {
-    const input = validateBody<{ name: string; plan: string }>('account.request', ctx.request.body);
-    respond(ctx, accountView(await services.keys.createAccount(input)));
+  async handler(ctx, { body }, services) {
+    respond(ctx, accountView(await services.keys.createAccount(body)));
   },
 };
 
-export const listAccounts: Route = {
+export const listAccounts: Route<unknown, { limit: number; offset: number }> = {
   operationId: 'listAccounts',
   method: 'GET',
   path: '/v1/accounts',
@@ -35,8 +33,7 @@ export const listAccounts: Route = {
   permission: 'accounts',
   query: 'account-list.query',
   response: 'account-list.response',
-  async handler(ctx, services) {
-    const query = validateQuery<{ limit: number; offset: number }>('account-list.query', ctx.query);
+  async handler(ctx, { query }, services) {
     const accounts = await services.keys.listAccounts(query.limit, query.offset);
     respond(ctx, { items: accounts.map(accountView), limit: query.limit, offset: query.offset });
   },
@@ -51,12 +48,12 @@ export const getAccount: Route = {
   scope: 'operator',
   permission: 'accounts',
   response: 'account.response',
-  async handler(ctx, services) {
+  async handler(ctx, _input, services) {
     respond(ctx, accountView(await services.keys.getAccount(ctx.params.id!)));
   },
 };
 
-export const updateAccount: Route = {
+export const updateAccount: Route<{ name?: string; plan?: string }> = {
   operationId: 'updateAccount',
   method: 'PATCH',
   path: '/v1/accounts/:id',
@@ -66,9 +63,8 @@ export const updateAccount: Route = {
   permission: 'accounts',
   body: 'account-update.request',
   response: 'account.response',
-  async handler(ctx, services) {
-    const input = validateBody<{ name?: string; plan?: string }>('account-update.request', ctx.request.body);
-    respond(ctx, accountView(await services.keys.updateAccount(ctx.params.id!, input)));
+  async handler(ctx, { body }, services) {
+    respond(ctx, accountView(await services.keys.updateAccount(ctx.params.id!, body)));
   },
 };
 
@@ -79,7 +75,7 @@ export const getPlans: Route = {
   summary: 'The plans of this deployment with their limits and features (no authentication)',
   tag: 'Accounts',
   response: 'plans.response',
-  async handler(ctx, services) {
+  async handler(ctx, _input, services) {
     respond(ctx, { plans: services.keys.plans.list });
   },
 };

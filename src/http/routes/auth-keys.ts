@@ -1,6 +1,5 @@
 import type { KeyInput, KeyService } from '../../auth/key-service.js';
 import type { KeyFilter, KeyRecord } from '../../auth/keys.repository.js';
-import { validateBody, validateQuery } from '../../schema/request-validator.js';
 import { respond } from '../context.js';
 import type { Route } from './route.js';
 
@@ -10,12 +9,21 @@ import type { Route } from './route.js';
  * leaves open follow the usual REST shape: /v1/auth/keys/{id} with rotate, revoke and usage.
  */
 
+/** The query of GET /v1/auth/keys (schemas/auth-key-list.query.json). */
+interface KeyListQuery {
+  account_id?: string;
+  type?: KeyFilter['type'];
+  mode?: KeyFilter['mode'];
+  limit: number;
+  offset: number;
+}
+
 async function view(keys: KeyService, key: KeyRecord): Promise<Record<string, unknown>> {
   const [described] = await keys.describe([key]);
   return described!;
 }
 
-export const createKey: Route = {
+export const createKey: Route<KeyInput> = {
   operationId: 'createKey',
   method: 'POST',
   path: '/v1/auth/keys',
@@ -25,15 +33,14 @@ export const createKey: Route = {
   permission: 'keys',
   body: 'auth-key.request',
   response: 'auth-key.response',
-  async handler(ctx, services) {
-    const input = validateBody<KeyInput>('auth-key.request', ctx.request.body);
-    const { record, secret } = await services.keys.createKey(ctx.state.principal!, input);
+  async handler(ctx, { body }, services) {
+    const { record, secret } = await services.keys.createKey(ctx.state.principal!, body);
     ctx.state.audit = { key_id: record.id };
     respond(ctx, { ...(await view(services.keys, record)), key: secret });
   },
 };
 
-export const listKeys: Route = {
+export const listKeys: Route<unknown, KeyListQuery> = {
   operationId: 'listKeys',
   method: 'GET',
   path: '/v1/auth/keys',
@@ -43,8 +50,7 @@ export const listKeys: Route = {
   permission: 'keys',
   query: 'auth-key-list.query',
   response: 'auth-key-list.response',
-  async handler(ctx, services) {
-    const query = validateQuery<{ account_id?: string; type?: KeyFilter['type']; mode?: KeyFilter['mode']; limit: number; offset: number }>('auth-key-list.query', ctx.query);
+  async handler(ctx, { query }, services) {
     const keys = await services.keys.listKeys(ctx.state.principal!, {
       ...(query.account_id !== undefined ? { accountId: query.account_id } : {}),
       ...(query.type !== undefined ? { type: query.type } : {}),
@@ -65,7 +71,7 @@ export const getKey: Route = {
   scope: 'admin',
   permission: 'keys',
   response: 'auth-key.response',
-  async handler(ctx, services) {
+  async handler(ctx, _input, services) {
     respond(ctx, await view(services.keys, await services.keys.getKey(ctx.state.principal!, ctx.params.id!)));
   },
 };
@@ -79,14 +85,14 @@ export const rotateKey: Route = {
   scope: 'admin',
   permission: 'keys',
   response: 'auth-key.response',
-  async handler(ctx, services) {
+  async handler(ctx, _input, services) {
     const { record, secret, oldKeyExpiresAt } = await services.keys.rotate(ctx.state.principal!, ctx.params.id!);
     ctx.state.audit = { key_id: record.id, action: 'rotate' };
     respond(ctx, { ...(await view(services.keys, record)), key: secret, new_key: secret, old_key_expires_at: oldKeyExpiresAt.toISOString() });
   },
 };
 
-export const revokeKey: Route = {
+export const revokeKey: Route<{ revoke_at?: string }> = {
   operationId: 'revokeKey',
   method: 'POST',
   path: '/v1/auth/keys/:id/revoke',
@@ -96,9 +102,8 @@ export const revokeKey: Route = {
   permission: 'keys',
   body: 'auth-key-revoke.request',
   response: 'auth-key.response',
-  async handler(ctx, services) {
-    const input = validateBody<{ revoke_at?: string }>('auth-key-revoke.request', ctx.request.body);
-    const at = input.revoke_at === undefined ? undefined : new Date(input.revoke_at);
+  async handler(ctx, { body }, services) {
+    const at = body.revoke_at === undefined ? undefined : new Date(body.revoke_at);
     const record = await services.keys.revoke(ctx.state.principal!, ctx.params.id!, at);
     ctx.state.audit = { key_id: record.id, action: 'revoke', revoke_at: record.revokedAt?.toISOString() ?? null };
     respond(ctx, await view(services.keys, record));
@@ -114,7 +119,7 @@ export const getKeyUsage: Route = {
   scope: 'admin',
   permission: 'keys',
   response: 'auth-key-usage.response',
-  async handler(ctx, services) {
+  async handler(ctx, _input, services) {
     respond(ctx, await services.keyUsage.report(ctx.state.principal!, ctx.params.id!));
   },
 };

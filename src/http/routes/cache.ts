@@ -1,10 +1,9 @@
 import { respond } from '../context.js';
-import { validateBody, validateQuery } from '../../schema/request-validator.js';
 import type { ClearRequest, StoreRequest } from '../../cache/cache-service.js';
 import { entryJson, respondWithDataJson } from './cache-response.js';
 import type { Route } from './route.js';
 
-export const getCacheEntry: Route = {
+export const getCacheEntry: Route<unknown, { q: string }> = {
   operationId: 'queryCache',
   method: 'GET',
   path: '/v1/cache/query',
@@ -14,15 +13,14 @@ export const getCacheEntry: Route = {
   query: 'cache-query.query',
   response: 'cache-entry.response',
   notFound: true,
-  async handler(ctx, services) {
-    const { q } = validateQuery<{ q: string }>('cache-query.query', ctx.query);
-    const { entry, readAt } = await services.cache.read(ctx.state.principal!, q);
+  async handler(ctx, { query }, services) {
+    const { entry, readAt } = await services.cache.read(ctx.state.principal!, query.q);
     ctx.state.cacheHit = true;
     respondWithDataJson(ctx, entryJson(entry, readAt));
   },
 };
 
-export const postCacheEntry: Route = {
+export const postCacheEntry: Route<StoreRequest> = {
   operationId: 'storeCache',
   method: 'POST',
   path: '/v1/cache/store',
@@ -31,14 +29,13 @@ export const postCacheEntry: Route = {
   scope: 'cache',
   body: 'cache-store.request',
   response: 'cache-store.response',
-  async handler(ctx, services) {
-    const request = validateBody<StoreRequest>('cache-store.request', ctx.request.body);
-    const { entry, replaced } = await services.cache.store(ctx.state.principal!, request);
+  async handler(ctx, { body }, services) {
+    const { entry, replaced } = await services.cache.store(ctx.state.principal!, body);
     respondWithDataJson(ctx, entryJson(entry, entry.storedAt, { replaced }));
   },
 };
 
-export const deleteCacheEntries: Route = {
+export const deleteCacheEntries: Route<ClearRequest> = {
   operationId: 'clearCache',
   method: 'DELETE',
   path: '/v1/cache/clear',
@@ -47,11 +44,10 @@ export const deleteCacheEntries: Route = {
   scope: 'cache',
   body: 'cache-clear.request',
   response: 'cache-clear.response',
-  async handler(ctx, services) {
-    const request = validateBody<ClearRequest>('cache-clear.request', ctx.request.body);
-    const deleted = await services.cache.clear(ctx.state.principal!, request);
+  async handler(ctx, { body }, services) {
+    const deleted = await services.cache.clear(ctx.state.principal!, body);
     // Who emptied which part of the cache, for the audit log.
-    ctx.state.audit = { tags: request.tags ?? null, older_than: request.older_than ?? null, deleted };
+    ctx.state.audit = { tags: body.tags ?? null, older_than: body.older_than ?? null, deleted };
     respond(ctx, { deleted });
   },
 };

@@ -1,9 +1,8 @@
-import { validateBody } from '../../schema/request-validator.js';
 import { caller, respond } from '../context.js';
 import type { CrawlRequest } from '../../crawl/crawl-options.js';
 import type { Route } from './route.js';
 
-export const postCrawl: Route = {
+export const postCrawl: Route<CrawlRequest> = {
   operationId: 'startCrawl',
   method: 'POST',
   path: '/v1/crawl',
@@ -12,9 +11,8 @@ export const postCrawl: Route = {
   scope: 'index',
   body: 'crawl-create.request',
   response: 'crawl-job.response',
-  async handler(ctx, services) {
-    const request = validateBody<CrawlRequest>('crawl-create.request', ctx.request.body);
-    respond(ctx, await services.crawls.start(caller(ctx), request));
+  async handler(ctx, { body }, services) {
+    respond(ctx, await services.crawls.start(caller(ctx), body));
     ctx.status = 202;
   },
 };
@@ -27,7 +25,7 @@ export const getCrawl: Route = {
   tag: 'Index',
   scope: 'index',
   response: 'crawl-job.response',
-  async handler(ctx, services) {
+  async handler(ctx, _input, services) {
     respond(ctx, await services.crawls.get(ctx.state.principal!, ctx.params.id!));
   },
 };
@@ -40,7 +38,7 @@ export const deleteCrawl: Route = {
   tag: 'Index',
   scope: 'index',
   response: 'crawl-job.response',
-  async handler(ctx, services) {
+  async handler(ctx, _input, services) {
     respond(ctx, await services.crawls.cancel(ctx.state.principal!, ctx.params.id!));
   },
 };

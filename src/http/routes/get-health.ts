@@ -9,7 +9,7 @@ export const getHealth: Route = {
   tag: 'Monitoring',
   scope: 'monitor',
   response: 'health.response',
-  async handler(ctx, services) {
+  async handler(ctx, _input, services) {
     respond(ctx, await services.health.check());
   },
 };

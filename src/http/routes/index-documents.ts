@@ -1,10 +1,9 @@
-import { validateBody } from '../../schema/request-validator.js';
 import { ApiError } from '../../errors/catalogue.js';
 import { caller, respond } from '../context.js';
 import type { DeletionTarget } from '../../index/index-service.js';
 import type { Route } from './route.js';
 
-export const postIndexDocuments: Route = {
+export const postIndexDocuments: Route<{ documents: unknown[] }> = {
   operationId: 'indexDocuments',
   method: 'POST',
   path: '/v1/index/documents',
@@ -12,17 +11,16 @@ export const postIndexDocuments: Route = {
   tag: 'Index',
   scope: 'index',
   body: 'index-documents.request',
+  bodyEnvelope: 'index-documents.envelope',
   response: 'index-documents.response',
-  async handler(ctx, services) {
-    // The items are checked one by one by the service: one bad document must not refuse the batch.
-    const { documents } = validateBody<{ documents: unknown[] }>('index-documents.envelope', ctx.request.body);
-    const batch = await services.index.ingest(caller(ctx), documents);
+  async handler(ctx, { body }, services) {
+    const batch = await services.index.ingest(caller(ctx), body.documents);
     respond(ctx, batch);
     if (batch.state !== 'completed') ctx.status = 202;
   },
 };
 
-export const deleteIndexDocuments: Route = {
+export const deleteIndexDocuments: Route<DeletionTarget> = {
   operationId: 'deleteIndexDocuments',
   method: 'DELETE',
   path: '/v1/index/documents',
@@ -31,11 +29,12 @@ export const deleteIndexDocuments: Route = {
   scope: 'index',
   body: 'index-delete.request',
   response: 'index-delete.response',
-  async handler(ctx, services) {
-    const input = validateBody<DeletionTarget>('index-delete.request', ctx.request.body);
-    if (input.urls !== undefined && input.domain !== undefined) {
+  check({ body }) {
+    if (body.urls !== undefined && body.domain !== undefined) {
       throw new ApiError('INVALID_PARAMETER', { parameter: 'body', reason: 'must contain exactly one of: urls, domain' }, 'body must contain exactly one of: urls, domain');
     }
-    respond(ctx, await services.index.remove(caller(ctx), input));
+  },
+  async handler(ctx, { body }, services) {
+    respond(ctx, await services.index.remove(caller(ctx), body));
   },
 };

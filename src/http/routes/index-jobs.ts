@@ -9,7 +9,7 @@ export const getIndexJob: Route = {
   tag: 'Index',
   scope: 'index',
   response: 'index-job.response',
-  async handler(ctx, services) {
+  async handler(ctx, _input, services) {
     respond(ctx, await services.index.job(ctx.state.principal!, ctx.params.id!));
   },
 };

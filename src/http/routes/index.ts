@@ -22,7 +22,7 @@ const getOpenApi: Route = {
   path: '/v1/openapi.json',
   summary: 'This OpenAPI 3.1 document, generated from the JSON Schemas in schemas/ (no authentication)',
   tag: 'Docs',
-  async handler(ctx, services) {
+  async handler(ctx, _input, services) {
     openApiDocument ??= buildOpenApi(ROUTES, services.version);
     ctx.body = openApiDocument;
   },

@@ -1,9 +1,8 @@
-import { validateBody } from '../../schema/request-validator.js';
 import { caller, respond } from '../context.js';
 import type { ExtractRequest } from '../../extract/types.js';
 import type { Route } from './route.js';
 
-export const postExtract: Route = {
+export const postExtract: Route<ExtractRequest> = {
   operationId: 'extract',
   method: 'POST',
   path: '/v1/extract',
@@ -12,10 +11,9 @@ export const postExtract: Route = {
   scope: 'extract',
   body: 'extract.request',
   response: 'extract.response',
-  async handler(ctx, services) {
-    const input = validateBody<ExtractRequest>('extract.request', ctx.request.body ?? {});
-    const result = await services.extract.extract(caller(ctx), input);
-    ctx.state.audit = { url: input.url, word_count: result.metadata?.word_count ?? null };
+  async handler(ctx, { body: request }, services) {
+    const result = await services.extract.extract(caller(ctx), request);
+    ctx.state.audit = { url: request.url, word_count: result.metadata?.word_count ?? null };
     respond(ctx, result);
   },
 };

@@ -1,11 +1,10 @@
-import { validateBody } from '../../schema/request-validator.js';
 import { arrivedAt, caller, respond } from '../context.js';
 import { sha256Hex } from '../../storage/hash.js';
 import { respondWithDataJson } from './cache-response.js';
 import type { SearchRequest } from '../../search/types.js';
 import type { Route } from './route.js';
 
-export const postSearch: Route = {
+export const postSearch: Route<SearchRequest> = {
   operationId: 'search',
   method: 'POST',
   path: '/v1/search',
@@ -14,8 +13,7 @@ export const postSearch: Route = {
   scope: 'search',
   body: 'search.request',
   response: 'search.response',
-  async handler(ctx, services) {
-    const request = validateBody<SearchRequest>('search.request', ctx.request.body ?? {});
+  async handler(ctx, { body: request }, services) {
     ctx.state.audit = { query_hash: `sha256:${sha256Hex(request.query)}` };
     const answer = await services.search.search(caller(ctx), request, arrivedAt(ctx));
     if (answer.cached) {

@@ -1,4 +1,3 @@
-import { validateBody } from '../../schema/request-validator.js';
 import { ApiError } from '../../errors/catalogue.js';
 import { arrivedAt, caller, respond } from '../context.js';
 import { sha256Hex } from '../../storage/hash.js';
@@ -6,7 +5,7 @@ import { refuseVagueClaim } from '../../validate/claim-check.js';
 import type { ValidateRequest } from '../../validate/types.js';
 import type { Route } from './route.js';
 
-export const postValidate: Route = {
+export const postValidate: Route<ValidateRequest> = {
   operationId: 'validate',
   method: 'POST',
   path: '/v1/validate',
@@ -15,9 +14,10 @@ export const postValidate: Route = {
   scope: 'validate',
   body: 'validate.request',
   response: 'validate.response',
-  async handler(ctx, services) {
-    const request = validateBody<ValidateRequest>('validate.request', ctx.request.body ?? {});
-    refuseVagueClaim(request.claim);
+  check({ body }) {
+    refuseVagueClaim(body.claim);
+  },
+  async handler(ctx, { body: request }, services) {
     ctx.state.audit = { claim_hash: `sha256:${sha256Hex(request.claim)}` };
     const result = await services.validate.validate(caller(ctx), request, arrivedAt(ctx)).catch((error: unknown) => {
       // How far a validation got (VALIDATION_TIMEOUT's counts) belongs in its audit row.

@@ -20,7 +20,7 @@ export const getReadyz: Route = {
   path: '/readyz',
   summary: 'Readiness probe (no authentication): 200 when MySQL and Redis answer, 503 otherwise or while draining',
   tag: 'Probes',
-  async handler(ctx, services) {
+  async handler(ctx, _input, services) {
     if (!services.accepting()) {
       throw new ApiError('SERVICE_UNAVAILABLE', { estimated_recovery: 'after restart', status_page: '/v1/health' }, 'The process is shutting down.');
     }
@@ -38,7 +38,7 @@ export const getMetrics: Route = {
   path: '/metrics',
   summary: 'Prometheus metrics in text exposition format (no authentication)',
   tag: 'Probes',
-  async handler(ctx, services) {
+  async handler(ctx, _input, services) {
     ctx.type = services.metrics.registry.contentType;
     ctx.body = await services.metrics.registry.metrics();
   },

@@ -1,6 +1,5 @@
 import type { ServiceAccountInput } from '../../auth/key-service.js';
 import type { Mode } from '../../mode.js';
-import { validateBody, validateQuery } from '../../schema/request-validator.js';
 import { respond } from '../context.js';
 import type { Route } from './route.js';
 
@@ -10,7 +9,7 @@ import type { Route } from './route.js';
  * key paths (read, rotate, revoke, usage) work on them too.
  */
 
-export const createServiceAccount: Route = {
+export const createServiceAccount: Route<ServiceAccountInput> = {
   operationId: 'createServiceAccount',
   method: 'POST',
   path: '/v1/auth/service-accounts',
@@ -20,16 +19,15 @@ export const createServiceAccount: Route = {
   permission: 'service_accounts',
   body: 'service-account.request',
   response: 'auth-key.response',
-  async handler(ctx, services) {
-    const input = validateBody<ServiceAccountInput>('service-account.request', ctx.request.body);
-    const { record, secret } = await services.keys.createServiceAccount(ctx.state.principal!, input);
+  async handler(ctx, { body }, services) {
+    const { record, secret } = await services.keys.createServiceAccount(ctx.state.principal!, body);
     ctx.state.audit = { key_id: record.id };
     const [described] = await services.keys.describe([record]);
     respond(ctx, { ...described, key: secret });
   },
 };
 
-export const listServiceAccounts: Route = {
+export const listServiceAccounts: Route<unknown, { account_id?: string; mode?: Mode; limit: number; offset: number }> = {
   operationId: 'listServiceAccounts',
   method: 'GET',
   path: '/v1/auth/service-accounts',
@@ -39,8 +37,7 @@ export const listServiceAccounts: Route = {
   permission: 'service_accounts',
   query: 'service-account-list.query',
   response: 'auth-key-list.response',
-  async handler(ctx, services) {
-    const query = validateQuery<{ account_id?: string; mode?: Mode; limit: number; offset: number }>('service-account-list.query', ctx.query);
+  async handler(ctx, { query }, services) {
     const keys = await services.keys.listKeys(ctx.state.principal!, {
       ...(query.account_id !== undefined ? { accountId: query.account_id } : {}),
       ...(query.mode !== undefined ? { mode: query.mode } : {}),
