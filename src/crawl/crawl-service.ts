@@ -38,8 +38,11 @@ export class CrawlService {
       createdAt: new Date(),
     }, this.maxUnfinished);
     if (!stored.inserted) throw new ApiError('TOO_MANY_CRAWLS', { limit: this.maxUnfinished, unfinished: stored.unfinished });
+    // Described before its job is queued: afterwards a worker may already be driving it, and the
+    // answer to the request that created it would say `running` as often as `queued`.
+    const created = await this.get(principal, id);
     await enqueueCrawl(this.queue, jobEnvelope(caller, { crawl_id: id, epoch: 0 }));
-    return this.get(principal, id);
+    return created;
   }
 
   /** The caller's crawl, or NOT_FOUND. */
