@@ -11,8 +11,10 @@ import type { Metrics } from '../metrics/metrics.js';
 import { TaskTimeoutError, type CpuPool } from '../pool/pool.js';
 import type { IndexWriter } from './index-writer.js';
 import type { Mode } from '../mode.js';
-import { fetchPage, type FetchedPage } from '../fetch/fetch-page.js';
-import { fetchOptions } from '../fetch/service-fetch.js';
+import { FetchError } from '../fetch/fetch-errors.js';
+import type { FetchedPage } from '../fetch/fetch-page.js';
+import { clientError } from '../page/fetch-failure.js';
+import { fetchForReading } from '../page/page-fetch.js';
 import { decodeBody } from '../extract/decode-body.js';
 import type { PageOutcome } from './crawl.repository.js';
 import { pageLinks, robotsHeader } from './page-links.js';
@@ -55,15 +57,18 @@ export interface CrawledPage {
  */
 export async function fetchForCrawl(deps: PageDeps, context: FetchContext, url: string): Promise<FetchedPage | CrawledPage> {
   try {
-    const page = await context.politely(() => fetchPage(url, fetchOptions(deps.config, deps.fetchLimit, {
+    const page = await context.politely(() => fetchForReading(deps, url, {
       timeoutMs: PAGE_TIMEOUT_MS, respectRobots: true, signal: context.signal,
-    })));
+    }));
     deps.metrics?.fetches.inc({ outcome: 'ok' });
     return page;
   } catch (error) {
     if (context.signal.aborted) throw context.signal.reason;
-    deps.metrics?.fetches.inc({ outcome: error instanceof ApiError ? error.code : 'error' });
-    return { outcome: failure(error), links: [] };
+    const reported = clientError(error);
+    deps.metrics?.fetches.inc({ outcome: reported instanceof ApiError ? reported.code : 'error' });
+    // robots.txt refusing a redirect target is counted as a robots skip, not an error.
+    if (error instanceof FetchError && error.kind === 'disallowed') return { outcome: { state: 'robots', reason: 'disallowed by robots.txt' }, links: [] };
+    return { outcome: failure(reported), links: [] };
   }
 }
 
@@ -118,14 +123,10 @@ function fetchedOutcome(page: FetchedPage, reason: string): PageOutcome {
   return { state: 'fetched', finalUrl: page.finalUrl, httpStatus: page.status, reason };
 }
 
-/**
- * A fetch that failed: robots.txt refusing a redirect target is counted as a robots skip, not an
- * error. An unexpected exception fails the page, not the crawl.
- */
+/** A fetch that failed, as the client would be told. An unexpected exception fails the page, not the crawl. */
 function failure(error: unknown): PageOutcome {
   if (!(error instanceof ApiError)) return { state: 'failed', errorCode: 'INTERNAL_SERVER_ERROR', reason: error instanceof Error ? error.message : String(error) };
   const reason = typeof error.details?.reason === 'string' ? error.details.reason : error.message;
-  if (error.code === 'EXTRACTION_FAILED' && reason === 'blocked by robots.txt') return { state: 'robots', reason: 'disallowed by robots.txt' };
   const status = error.details?.http_status;
   return { state: 'failed', errorCode: error.code, reason, httpStatus: typeof status === 'number' ? status : null };
 }

@@ -8,7 +8,7 @@ import { TaskTimeoutError, type CpuPool } from '../pool/pool.js';
 import type { Database } from '../storage/schema.js';
 import type { DocumentIndex } from '../index/types.js';
 import type { FetchedPage } from '../fetch/fetch-page.js';
-import { fetchOptions, measuredFetch } from '../fetch/service-fetch.js';
+import { measuredFetch } from '../page/page-fetch.js';
 import { decodeBody } from './decode-body.js';
 import { findFreshExtraction, insertExtraction, type StoredExtraction } from './extraction.repository.js';
 import type { ExtractRequest, ExtractResult } from './types.js';
@@ -156,10 +156,10 @@ async function inPool<T>(run: () => Promise<T>): Promise<T> {
 }
 
 function timedFetch(deps: ExtractDeps, request: ExtractRequest): Promise<FetchedPage> {
-  return measuredFetch(request.url, fetchOptions(deps.config, deps.fetchLimit, {
+  return measuredFetch(deps, request.url, {
     timeoutMs: request.options.timeout * 1000,
     respectRobots: request.options.respect_robots ?? deps.config.fetch.respectRobots,
-  }), deps.metrics);
+  });
 }
 
 /** A stored publication date as an instant; a date-only value is midnight UTC of that day. */

@@ -11,7 +11,7 @@ import type { Config } from '../config.js';
 import { ApiError } from '../errors/catalogue.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { CpuPool } from '../pool/pool.js';
-import { fetchOptions, measuredFetch } from '../fetch/service-fetch.js';
+import { measuredFetch } from '../page/page-fetch.js';
 import { decodeBody } from '../extract/decode-body.js';
 import { splitPassages } from '../text/passages.js';
 import type { SourceCandidate } from '../ranking/rank-sources.js';
@@ -60,9 +60,9 @@ export async function readLivePages(deps: DeepSearchDeps, candidates: readonly {
 /** One candidate's page read live: fetched, cleaned in the pool, split into passages; throws when it cannot be read. */
 export async function readPage(deps: DeepSearchDeps, candidate: SourceCandidate, signal: AbortSignal): Promise<SourceCandidate> {
   signal.throwIfAborted();
-  const fetched = await measuredFetch(candidate.url, fetchOptions(deps.config, deps.fetchLimit, {
+  const fetched = await measuredFetch(deps, candidate.url, {
     timeoutMs: deps.config.search.deepPageTimeoutMs, respectRobots: deps.config.fetch.respectRobots, signal,
-  }), deps.metrics);
+  });
   signal.throwIfAborted();
   const cleaned = await deps.pool.run('cleanHtml', {
     html: decodeBody(fetched.body, fetched.charset), url: fetched.finalUrl, kind: fetched.kind, format: 'text', clean: true, preserveFormatting: false,
