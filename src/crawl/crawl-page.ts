@@ -15,7 +15,7 @@ import { FetchError } from '../fetch/fetch-errors.js';
 import type { FetchedPage } from '../fetch/fetch-page.js';
 import { clientError } from '../page/fetch-failure.js';
 import { fetchForReading } from '../page/page-fetch.js';
-import { decodeBody } from '../extract/decode-body.js';
+import { decodeBody } from '../page/decode-body.js';
 import type { PageOutcome } from './crawl.repository.js';
 import { pageLinks, robotsHeader } from './page-links.js';
 

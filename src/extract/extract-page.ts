@@ -9,7 +9,7 @@ import type { Database } from '../storage/schema.js';
 import type { DocumentIndex } from '../index/types.js';
 import type { FetchedPage } from '../fetch/fetch-page.js';
 import { measuredFetch } from '../page/page-fetch.js';
-import { decodeBody } from './decode-body.js';
+import { decodeBody } from '../page/decode-body.js';
 import { findFreshExtraction, insertExtraction, type StoredExtraction } from './extraction.repository.js';
 import type { ExtractRequest, ExtractResult } from './types.js';
 import type { CleanHtmlOutput } from '../html/clean-html.js';

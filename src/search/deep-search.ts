@@ -12,7 +12,7 @@ import { ApiError } from '../errors/catalogue.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { CpuPool } from '../pool/pool.js';
 import { measuredFetch } from '../page/page-fetch.js';
-import { decodeBody } from '../extract/decode-body.js';
+import { decodeBody } from '../page/decode-body.js';
 import { splitPassages } from '../text/passages.js';
 import type { SourceCandidate } from '../ranking/rank-sources.js';
 
