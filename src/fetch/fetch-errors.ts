@@ -1,8 +1,8 @@
 /**
  * What can go wrong while fetching, as one error type: a kind callers can tell apart and a
  * short reason a client can act on ("HTTP 404", "blocked by robots.txt"), rather than a stack
- * of socket internals. Which client-facing error a kind becomes is for the callers that know
- * the endpoint to say (src/page/fetch-failure.ts): the fetcher knows no error catalogue.
+ * of socket internals. Which client-facing error a kind becomes is decided where pages are
+ * read for a client (src/page/fetch-failure.ts): the fetcher knows no error catalogue.
  */
 import { AddressNotAllowedError } from './guarded-agent.js';
 
@@ -20,7 +20,7 @@ import { AddressNotAllowedError } from './guarded-agent.js';
 export type FetchErrorKind = 'invalid-url' | 'unreachable' | 'disallowed' | 'blocked' | 'not-a-page' | 'too-large' | 'undecodable';
 
 export class FetchError extends Error {
-  /** The URL the caller asked for; absent only for a body read on its own (readBody). */
+  /** The URL the caller asked for; absent for too-large and undecodable, which readBody reports knowing no URL. */
   readonly url: string | undefined;
   /** The status of the response that ended the fetch, for an HTTP error status. */
   readonly httpStatus: number | undefined;
