@@ -5,13 +5,13 @@
  *
  *   entry points   src/main.ts, src/lifecycle.ts, src/service.ts (the one wiring place), workers/, src/cli/
  *   edges          src/http (Koa), src/jobs (BullMQ processors)
- *   features       auth, cache, crawl, extract, index, monitor, search, usage, validate: services and repositories
+ *   features       auth, cache, crawl, extract, index, monitor, page, search, usage, validate: services and repositories
  *   domain         html, text, ranking, stance, summary: pure code, no I/O, no threads
  *   infrastructure storage, fetch, queue, redis, metrics, log, net, schema, errors; and src/pool, which
  *                  runs domain code in threads and knows its tasks by type only
  */
 const DOMAIN = '^src/(html|text|ranking|stance|summary)/';
-const FEATURES = '^src/(auth|cache|crawl|extract|index|monitor|search|usage|validate)/';
+const FEATURES = '^src/(auth|cache|crawl|extract|index|monitor|page|search|usage|validate)/';
 const INFRASTRUCTURE = '^src/(storage|fetch|queue|redis|metrics|log|net|schema|errors)/';
 const IO_PACKAGES = 'node_modules/(kysely|mysql2|ioredis|bullmq|undici|piscina|koa|@koa)/';
 const ENTRY_POINTS = '^src/(main|lifecycle|service)\\.ts$';
@@ -73,6 +73,13 @@ module.exports = {
       comment: 'Storage, fetch, queue, Redis, the pool, metrics, logging, schema validation and errors serve the layers above; they do not reach up into features, domain or edges.',
       from: { path: INFRASTRUCTURE },
       to: { path: [FEATURES, DOMAIN, '^src/(http|jobs|cli)/'] },
+    },
+    {
+      name: 'fetch-has-own-errors',
+      severity: 'error',
+      comment: 'The fetcher reports what went wrong as FetchError (a kind and a reason, src/fetch/fetch-errors.ts); what a client is told is decided by the features that read pages for one (src/page/fetch-failure.ts, the one mapping). Its users that answer no client (robots.txt, sitemaps, upstream JSON) get the kind, not an API code.',
+      from: { path: '^src/fetch/' },
+      to: { path: '^src/errors/' },
     },
     {
       name: 'pool-knows-tasks-by-type',

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { detectCharset } from '../src/fetch/charset.js';
 import { fetchPage, type FetchOptions } from '../src/fetch/fetch-page.js';
-import { decodeBody } from '../src/extract/decode-body.js';
+import { decodeBody } from '../src/page/decode-body.js';
 import { raw, startPageServer, type PageServer } from './helpers/page-server.js';
 
 // Real bytes of each encoding, written out because TextEncoder only produces UTF-8. Each text is

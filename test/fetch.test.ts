@@ -3,7 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { createAddressGuard } from '../src/fetch/address-guard.js';
-import { fetchPage, type FetchOptions } from '../src/fetch/fetch-page.js';
+import type { FetchOptions } from '../src/fetch/fetch-page.js';
+import { fetchPage } from './helpers/fetch-as-client.js';
 import { failure } from './helpers/rejection.js';
 
 // Only servers this file starts on 127.0.0.1 are ever contacted: every other address in here

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import pLimit from 'p-limit';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../src/errors/catalogue.js';
-import { fetchPage, type FetchOptions } from '../src/fetch/fetch-page.js';
+import type { FetchOptions } from '../src/fetch/fetch-page.js';
+import { fetchPage } from './helpers/fetch-as-client.js';
 import { busyHostCount, withHostSlot } from '../src/fetch/host-limit.js';
 import { startPageServer, type PageServer } from './helpers/page-server.js';
 

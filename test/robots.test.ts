@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import zlib from 'node:zlib';
-import { fetchPage, type FetchOptions } from '../src/fetch/fetch-page.js';
+import type { FetchOptions } from '../src/fetch/fetch-page.js';
+import { fetchPage } from './helpers/fetch-as-client.js';
 import { crawlDelay, productToken, robotsAllows, type RobotsOptions } from '../src/fetch/robots.js';
 import { html, raw, startPageServer, type PageHandler, type PageServer } from './helpers/page-server.js';
 import { failure } from './helpers/rejection.js';

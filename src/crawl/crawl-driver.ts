@@ -15,7 +15,7 @@ import type { Mode } from '../mode.js';
 import type { Logger } from '../log/logger.js';
 import type { Database } from '../storage/schema.js';
 import { checkRobots, crawlDelay, type RobotsOptions } from '../fetch/robots.js';
-import { ApiError } from '../errors/catalogue.js';
+import { FetchError } from '../fetch/fetch-errors.js';
 import { createFetchSignal } from '../fetch/fetch-signal.js';
 import { guardedRequest, parseHttpUrl } from '../fetch/guarded-request.js';
 import { discardBody, readBodyPrefix } from '../fetch/read-body.js';
@@ -321,8 +321,7 @@ class CrawlRun {
       await checkRobots(new URL(url), url, this.robots);
       return false;
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'EXTRACTION_FAILED') return true;
-      if (error instanceof ApiError && error.code === 'URL_UNREACHABLE') return false;
+      if (error instanceof FetchError) return error.kind === 'disallowed';
       throw error;
     }
   }

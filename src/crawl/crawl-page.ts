@@ -1,19 +1,22 @@
 /**
- * One page of a crawl through the extraction stages: the guarded fetch (robots.txt obeyed on
- * every hop, inside the host's politeness slot), charset decoding, cleaning in the pool, then
- * one call to the DocumentIndex. Links come from the raw HTML, so navigation is followed too.
- * Nothing is stored in `extractions`: a crawl's destination is the index.
+ * One page of a crawl through the page reader's steps (src/page/read-page.ts): the guarded fetch
+ * (robots.txt obeyed on every hop, inside the host's politeness slot), charset decoding, cleaning
+ * in the pool, then one call to the DocumentIndex. Links come from the raw HTML, so navigation is
+ * followed too. Nothing is stored in `extractions`: a crawl's destination is the index.
  */
 import type { LimitFunction } from 'p-limit';
 import type { Config } from '../config.js';
 import { ApiError } from '../errors/catalogue.js';
 import type { Metrics } from '../metrics/metrics.js';
-import { TaskTimeoutError, type CpuPool } from '../pool/pool.js';
+import type { CpuPool } from '../pool/pool.js';
 import type { IndexWriter } from './index-writer.js';
 import type { Mode } from '../mode.js';
-import { fetchPage, type FetchedPage } from '../fetch/fetch-page.js';
-import { fetchOptions } from '../fetch/service-fetch.js';
-import { decodeBody } from '../extract/decode-body.js';
+import { FetchError } from '../fetch/fetch-errors.js';
+import type { FetchedPage } from '../fetch/fetch-page.js';
+import { clientError } from '../page/fetch-failure.js';
+import { fetchForReading } from '../page/page-fetch.js';
+import { decodeBody } from '../page/decode-body.js';
+import { cleanPage, contentProblem, MAIN_TEXT, withinPoolLimit } from '../page/read-page.js';
 import type { PageOutcome } from './crawl.repository.js';
 import { pageLinks, robotsHeader } from './page-links.js';
 
@@ -55,15 +58,18 @@ export interface CrawledPage {
  */
 export async function fetchForCrawl(deps: PageDeps, context: FetchContext, url: string): Promise<FetchedPage | CrawledPage> {
   try {
-    const page = await context.politely(() => fetchPage(url, fetchOptions(deps.config, deps.fetchLimit, {
+    const page = await context.politely(() => fetchForReading(deps, url, {
       timeoutMs: PAGE_TIMEOUT_MS, respectRobots: true, signal: context.signal,
-    })));
+    }));
     deps.metrics?.fetches.inc({ outcome: 'ok' });
     return page;
   } catch (error) {
     if (context.signal.aborted) throw context.signal.reason;
-    deps.metrics?.fetches.inc({ outcome: error instanceof ApiError ? error.code : 'error' });
-    return { outcome: failure(error), links: [] };
+    const reported = clientError(error);
+    deps.metrics?.fetches.inc({ outcome: reported instanceof ApiError ? reported.code : 'error' });
+    // robots.txt refusing a redirect target is counted as a robots skip, not an error.
+    if (error instanceof FetchError && error.kind === 'disallowed') return { outcome: { state: 'robots', reason: 'disallowed by robots.txt' }, links: [] };
+    return { outcome: failure(reported), links: [] };
   }
 }
 
@@ -88,12 +94,14 @@ export async function processPage(deps: PageDeps, context: ProcessContext, url: 
 
   let cleaned;
   try {
-    cleaned = await deps.pool.run('cleanHtml', { html, url: finalUrl, kind: page.kind, format: 'text', clean: true, preserveFormatting: false });
+    cleaned = await withinPoolLimit(() => cleanPage(deps, page, html, MAIN_TEXT));
   } catch (error) {
-    if (!(error instanceof TaskTimeoutError)) throw error;
-    return { outcome: { state: 'failed', finalUrl, httpStatus: page.status, errorCode: 'EXTRACTION_FAILED', reason: 'page too complex: processing time limit reached' }, links };
+    // A page too complex for the pool fails; any other failure is the pool's own, and the driver puts the page back.
+    if (!(error instanceof ApiError)) throw error;
+    return { outcome: { ...failure(error), finalUrl, httpStatus: page.status }, links };
   }
-  if (cleaned.text.trim() === '' || cleaned.quality === 0) return { outcome: fetchedOutcome(page, 'no main content found'), links };
+  const problem = contentProblem(cleaned);
+  if (problem) return { outcome: fetchedOutcome(page, problem), links };
 
   const meta = cleaned.metadata;
   const [result] = await deps.index.indexDocuments(context.mode, [{
@@ -118,14 +126,10 @@ function fetchedOutcome(page: FetchedPage, reason: string): PageOutcome {
   return { state: 'fetched', finalUrl: page.finalUrl, httpStatus: page.status, reason };
 }
 
-/**
- * A fetch that failed: robots.txt refusing a redirect target is counted as a robots skip, not an
- * error. An unexpected exception fails the page, not the crawl.
- */
+/** A page that could not be read, as the client would be told. An unexpected exception fails the page, not the crawl. */
 function failure(error: unknown): PageOutcome {
   if (!(error instanceof ApiError)) return { state: 'failed', errorCode: 'INTERNAL_SERVER_ERROR', reason: error instanceof Error ? error.message : String(error) };
   const reason = typeof error.details?.reason === 'string' ? error.details.reason : error.message;
-  if (error.code === 'EXTRACTION_FAILED' && reason === 'blocked by robots.txt') return { state: 'robots', reason: 'disallowed by robots.txt' };
   const status = error.details?.http_status;
   return { state: 'failed', errorCode: error.code, reason, httpStatus: typeof status === 'number' ? status : null };
 }

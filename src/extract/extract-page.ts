@@ -2,14 +2,11 @@ import { sha256Hex } from '../storage/hash.js';
 import type { Kysely } from 'kysely';
 import type { LimitFunction } from 'p-limit';
 import type { Config } from '../config.js';
-import { ApiError } from '../errors/catalogue.js';
 import type { Metrics } from '../metrics/metrics.js';
-import { TaskTimeoutError, type CpuPool } from '../pool/pool.js';
+import type { CpuPool } from '../pool/pool.js';
 import type { Database } from '../storage/schema.js';
 import type { DocumentIndex } from '../index/types.js';
-import type { FetchedPage } from '../fetch/fetch-page.js';
-import { fetchOptions, measuredFetch } from '../fetch/service-fetch.js';
-import { decodeBody } from './decode-body.js';
+import { readPage, withinPoolLimit } from '../page/read-page.js';
 import { findFreshExtraction, insertExtraction, type StoredExtraction } from './extraction.repository.js';
 import type { ExtractRequest, ExtractResult } from './types.js';
 import type { CleanHtmlOutput } from '../html/clean-html.js';
@@ -32,7 +29,7 @@ export interface ExtractContext {
 }
 
 /**
- * Fetch → decode → clean in the pool → store → the result of section 2.2. With
+ * Read the page (fetch → decode → clean in the pool) → store → the result of section 2.2. With
  * options.max_age, a stored extraction of the same URL young enough is rendered instead.
  */
 export async function extractPage(deps: ExtractDeps, context: ExtractContext, request: ExtractRequest): Promise<ExtractResult> {
@@ -43,17 +40,14 @@ export async function extractPage(deps: ExtractDeps, context: ExtractContext, re
     if (stored?.blocksJson) return fromStore(deps, stored, stored.blocksJson, request);
   }
 
-  const page = await timedFetch(deps, request);
-  const html = decodeBody(page.body, page.charset);
-  const cleaned = await inPool(() => deps.pool.run('cleanHtml', {
-    html, url: page.finalUrl, kind: page.kind, format: request.format, clean: request.clean_html, preserveFormatting: request.options.preserve_formatting,
-  }));
-
-  const length = cleaned.text.trim().length;
-  if (length === 0 || cleaned.quality === 0) throw new ApiError('EXTRACTION_FAILED', { reason: 'no main content found' });
-  if (length < request.options.min_content_length) {
-    throw new ApiError('EXTRACTION_FAILED', { reason: `content shorter than min_content_length (${length} < ${request.options.min_content_length})` });
-  }
+  const { page, cleaned } = await readPage(deps, request.url, {
+    timeoutMs: request.options.timeout * 1000,
+    respectRobots: request.options.respect_robots ?? deps.config.fetch.respectRobots,
+    format: request.format,
+    clean: request.clean_html,
+    preserveFormatting: request.options.preserve_formatting,
+    minContentLength: request.options.min_content_length,
+  });
 
   const fetchedAt = new Date();
   const meta = cleaned.metadata;
@@ -95,7 +89,7 @@ export async function extractPage(deps: ExtractDeps, context: ExtractContext, re
 
 /** A stored extraction rendered in the requested format: no fetch, no cleaning. */
 async function fromStore(deps: ExtractDeps, stored: StoredExtraction, blocksJson: string, request: ExtractRequest): Promise<ExtractResult> {
-  const rendered = await inPool(() => deps.pool.run('renderStored', {
+  const rendered = await withinPoolLimit(() => deps.pool.run('renderStored', {
     blocksJson, format: request.format, preserveFormatting: request.options.preserve_formatting, language: stored.language,
   }));
   return result(request, stored.finalUrl, {
@@ -144,22 +138,6 @@ function result(request: ExtractRequest, finalUrl: string, cleaned: Rendered, or
     cached: origin.cached,
     fetched_at: origin.fetchedAt.toISOString(),
   };
-}
-
-async function inPool<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof TaskTimeoutError) throw new ApiError('EXTRACTION_FAILED', { reason: 'page too complex: processing time limit reached' });
-    throw error;
-  }
-}
-
-function timedFetch(deps: ExtractDeps, request: ExtractRequest): Promise<FetchedPage> {
-  return measuredFetch(request.url, fetchOptions(deps.config, deps.fetchLimit, {
-    timeoutMs: request.options.timeout * 1000,
-    respectRobots: request.options.respect_robots ?? deps.config.fetch.respectRobots,
-  }), deps.metrics);
 }
 
 /** A stored publication date as an instant; a date-only value is midnight UTC of that day. */

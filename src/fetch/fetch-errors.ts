@@ -1,9 +1,42 @@
 /**
- * Turns what can go wrong while fetching into the client-facing errors of the catalogue,
- * with a short reason the client can act on rather than a stack of socket internals.
+ * What can go wrong while fetching, as one error type: a kind callers can tell apart and a
+ * short reason a client can act on ("HTTP 404", "blocked by robots.txt"), rather than a stack
+ * of socket internals. Which client-facing error a kind becomes is decided where pages are
+ * read for a client (src/page/fetch-failure.ts): the fetcher knows no error catalogue.
  */
-import { ApiError } from '../errors/catalogue.js';
 import { AddressNotAllowedError } from './guarded-agent.js';
+
+/**
+ * - invalid-url: not an absolute http(s) URL; nothing was requested.
+ * - unreachable: no usable response: DNS, connection, TLS, the deadline, an address the SSRF
+ *   guard refuses, a redirect loop or a redirect to another scheme, an HTTP error status
+ *   (httpStatus), or a robots.txt that could not be had.
+ * - disallowed: robots.txt forbids the URL or a redirect target; it was not requested.
+ * - blocked: the server answered with a bot-protection interstitial instead of the page.
+ * - not-a-page: a content type we do not read (an image, a PDF, a feed …).
+ * - too-large: the decompressed body exceeds the size limit.
+ * - undecodable: a content encoding we do not support, too many of them, or a corrupt one.
+ */
+export type FetchErrorKind = 'invalid-url' | 'unreachable' | 'disallowed' | 'blocked' | 'not-a-page' | 'too-large' | 'undecodable';
+
+export class FetchError extends Error {
+  /** The URL the caller asked for; absent for too-large and undecodable, which readBody reports knowing no URL. */
+  readonly url: string | undefined;
+  /** The status of the response that ended the fetch, for an HTTP error status. */
+  readonly httpStatus: number | undefined;
+
+  constructor(
+    readonly kind: FetchErrorKind,
+    /** Short and for the client: what the page's owner or the caller could do something about. */
+    readonly reason: string,
+    where: { url?: string; httpStatus?: number } = {},
+  ) {
+    super(reason);
+    this.name = 'FetchError';
+    this.url = where.url;
+    this.httpStatus = where.httpStatus;
+  }
+}
 
 const REASONS: Readonly<Record<string, string>> = {
   ENOTFOUND: 'host not found',
@@ -20,17 +53,12 @@ const REASONS: Readonly<Record<string, string>> = {
   UND_ERR_HEADERS_OVERFLOW: 'response headers too large',
 };
 
-export function unreachable(url: string, reason: string, httpStatus?: number): ApiError {
-  return new ApiError('URL_UNREACHABLE', { url, ...(httpStatus === undefined ? {} : { http_status: httpStatus }), reason });
+export function unreachable(url: string, reason: string, httpStatus?: number): FetchError {
+  return new FetchError('unreachable', reason, { url, ...(httpStatus === undefined ? {} : { httpStatus }) });
 }
 
-/** The page was fetched, or deliberately not, but offers nothing to extract. */
-export function extractionFailed(reason: string): ApiError {
-  return new ApiError('EXTRACTION_FAILED', { reason });
-}
-
-export function blockedByRobots(): ApiError {
-  return extractionFailed('blocked by robots.txt');
+export function blockedByRobots(url: string): FetchError {
+  return new FetchError('disallowed', 'blocked by robots.txt', { url });
 }
 
 export interface FetchContext {
@@ -45,7 +73,7 @@ export interface FetchContext {
  * reason (it is not the page's fault); an error without a code is a bug and is passed on as is.
  */
 export function toFetchError(error: unknown, context: FetchContext): unknown {
-  if (error instanceof ApiError) return error;
+  if (error instanceof FetchError) return error;
   if (context.callerSignal?.aborted) return context.callerSignal.reason;
   const { url } = context;
   if (context.timedOut) return unreachable(url, `timed out after ${context.timeoutMs / 1000}s`);

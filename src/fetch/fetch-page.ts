@@ -5,11 +5,10 @@
  * and content we cannot extract from refused.
  */
 import type { LimitFunction } from 'p-limit';
-import { ApiError } from '../errors/catalogue.js';
 import { parseContentType } from './content-type.js';
 import { classifyContent, classifyMime, type ContentKind } from './content-kind.js';
 import { detectChallenge, INTERSTITIAL_STATUSES } from './challenge.js';
-import { extractionFailed, toFetchError, unreachable } from './fetch-errors.js';
+import { FetchError, toFetchError, unreachable } from './fetch-errors.js';
 import { createFetchSignal } from './fetch-signal.js';
 import { guardedRequest, parseHttpUrl, type HopResponse } from './guarded-request.js';
 import { DEFAULT_PER_HOST_CONCURRENCY } from './host-limit.js';
@@ -60,14 +59,14 @@ const ACCEPT = 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5';
 const CHALLENGE_WINDOW_BYTES = 64 * 1024;
 
 /**
- * @throws ApiError URL_INVALID; URL_UNREACHABLE (url, http_status when the server answered,
- *   reason); EXTRACTION_FAILED (reason) for an interstitial ("blocked: …"), robots.txt, an
- *   unsupported content type, a body too large or undecodable; the reason of options.signal when
- *   the caller cancels.
+ * @throws FetchError (see FetchErrorKind): invalid-url; unreachable, with httpStatus when the
+ *   server answered with an error; disallowed by robots.txt; blocked by an interstitial
+ *   ("blocked: …"); not-a-page; too-large; undecodable. The reason of options.signal when the
+ *   caller cancels.
  */
 export async function fetchPage(url: string, options: FetchOptions): Promise<FetchedPage> {
   const start = parseHttpUrl(url);
-  if (!start) throw new ApiError('URL_INVALID', { url, expected_format: 'absolute http:// or https:// URL' });
+  if (!start) throw new FetchError('invalid-url', 'not an absolute http(s) URL', { url });
   const fetchSignal = createFetchSignal(options.timeoutMs, options.signal);
   const { signal } = fetchSignal;
   const perHostConcurrency = options.perHostConcurrency ?? DEFAULT_PER_HOST_CONCURRENCY;
@@ -103,14 +102,14 @@ async function readPage(response: HopResponse, url: string, maxBytes: number, si
   if (status >= 400) {
     // An interstitial is the reason the page is out of reach, which the bare status would hide.
     const blocked = detectChallenge(status, headers, await errorPageStart(response, signal));
-    throw blocked ? extractionFailed(blocked) : unreachable(url, `HTTP ${status}`, status);
+    throw blocked ? new FetchError('blocked', blocked, { url }) : unreachable(url, `HTTP ${status}`, status);
   }
   const { mime, charset } = parseContentType(headers['content-type']);
   // Refused before the body is downloaded when the type alone decides.
   const declared = classifyMime(mime);
   if (declared?.kind === 'refused') {
     discardBody(body);
-    throw extractionFailed(declared.reason);
+    throw new FetchError('not-a-page', declared.reason, { url });
   }
   if (Number(headers['content-length']) > maxBytes) {
     discardBody(body);
@@ -118,9 +117,9 @@ async function readPage(response: HopResponse, url: string, maxBytes: number, si
   }
   const data = await readBody(body, headers['content-encoding'], maxBytes, signal);
   const blocked = detectChallenge(status, headers, data.subarray(0, CHALLENGE_WINDOW_BYTES).toString('latin1'));
-  if (blocked) throw extractionFailed(blocked);
+  if (blocked) throw new FetchError('blocked', blocked, { url });
   const content = classifyContent(mime, data);
-  if (content.kind === 'refused') throw extractionFailed(content.reason);
+  if (content.kind === 'refused') throw new FetchError('not-a-page', content.reason, { url });
   return { status, contentType: mime, kind: content.kind, ...(charset === undefined ? {} : { charset }), headers: { ...headers }, body: data };
 }
 

@@ -58,7 +58,7 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /**
  * @param requestedUrl the URL the caller asked for, named in errors.
  * @param read consumes the final (non-redirect) response while the host slot is held.
- * @throws ApiError URL_UNREACHABLE for a refused address, a non-http(s) redirect or too many
+ * @throws FetchError unreachable for a refused address, a non-http(s) redirect or too many
  *   redirects; whatever undici, beforeHop or read throw, for the caller to classify.
  */
 export async function guardedRequest<T>(

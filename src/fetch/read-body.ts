@@ -6,8 +6,7 @@
 import { Writable, type Readable, type Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
-import type { ApiError } from '../errors/catalogue.js';
-import { extractionFailed } from './fetch-errors.js';
+import { FetchError } from './fetch-errors.js';
 
 // Stacked codings are legal but real servers use one; each layer costs a zlib context.
 const MAX_CODINGS = 2;
@@ -15,13 +14,13 @@ const MAX_CODINGS = 2;
 // Many servers cut gzip/deflate streams short; browsers render what arrived, and so do we.
 const LENIENT = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
 
-export function tooLarge(maxBytes: number): ApiError {
-  return extractionFailed(`response larger than ${maxBytes} bytes`);
+export function tooLarge(maxBytes: number): FetchError {
+  return new FetchError('too-large', `response larger than ${maxBytes} bytes`);
 }
 
 /**
  * Consumes or destroys the body whatever happens.
- * @throws ApiError EXTRACTION_FAILED when the body is too large or cannot be decoded;
+ * @throws FetchError too-large or undecodable (without a URL: the body's reader knows none);
  *   transport and abort errors are passed on as they are, for the caller to classify.
  */
 export function readBody(body: Readable, contentEncoding: string | undefined, maxBytes: number, signal: AbortSignal): Promise<Buffer> {
@@ -73,7 +72,7 @@ async function collect(
     await pipeline([body, ...decoders, sink], { signal });
   } catch (error) {
     if (error instanceof PrefixComplete) return Buffer.concat(chunks, size);
-    if (isZlibError(error)) throw extractionFailed(`invalid ${contentEncoding} body: ${error.message}`);
+    if (isZlibError(error)) throw new FetchError('undecodable', `invalid ${contentEncoding} body: ${error.message}`);
     throw error;
   }
   return Buffer.concat(chunks, size);
@@ -94,7 +93,7 @@ function createDecoders(contentEncoding: string | undefined): Transform[] {
     .map((c) => c.trim().toLowerCase())
     .filter((c) => c !== '' && c !== 'identity');
   if (codings.length > MAX_CODINGS) {
-    throw extractionFailed(`too many content encodings: ${contentEncoding}`);
+    throw new FetchError('undecodable', `too many content encodings: ${contentEncoding}`);
   }
   return codings.reverse().map((coding) => {
     switch (coding) {
@@ -106,7 +105,7 @@ function createDecoders(contentEncoding: string | undefined): Transform[] {
       case 'br':
         return zlib.createBrotliDecompress();
       default:
-        throw extractionFailed(`unsupported content encoding: ${coding}`);
+        throw new FetchError('undecodable', `unsupported content encoding: ${coding}`);
     }
   });
 }

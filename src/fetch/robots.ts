@@ -9,15 +9,14 @@
  *   permission to crawl, so it counts like a 5xx (as Google treats it).
  * - 5xx: the site cannot say what is allowed, so nothing is.
  * - no response (DNS, connection, time-out, refused address): nothing is allowed either; the page
- *   fetch reports this as URL_UNREACHABLE, since the site is out of reach for it too.
+ *   fetch fails as unreachable, since the site is out of reach for it too.
  * Redirects are followed (up to 5, across hosts); the rules found apply to the origin asked about.
  * /robots.txt itself is always allowed (section 2.2.2).
  */
 import { TextDecoder } from 'node:util';
 import robotsParserModule from 'robots-parser';
-import { ApiError } from '../errors/catalogue.js';
 import { ExpiringCache } from './expiring-cache.js';
-import { blockedByRobots, toFetchError, unreachable } from './fetch-errors.js';
+import { blockedByRobots, FetchError, toFetchError, unreachable } from './fetch-errors.js';
 import { createFetchSignal, raceSignal } from './fetch-signal.js';
 import { guardedRequest, type HopResponse } from './guarded-request.js';
 import { DEFAULT_PER_HOST_CONCURRENCY } from './host-limit.js';
@@ -92,13 +91,13 @@ export async function crawlDelay(url: string | URL, options: RobotsOptions): Pro
 /**
  * For fetchers: passes when the URL may be fetched.
  * @param requestedUrl the URL the client asked for, named in the error.
- * @throws ApiError EXTRACTION_FAILED "blocked by robots.txt"; URL_UNREACHABLE "robots.txt: <reason>"
+ * @throws FetchError disallowed ("blocked by robots.txt"); unreachable ("robots.txt: <reason>")
  *   when no robots.txt response came; the signal's reason when it aborts.
  */
 export async function checkRobots(target: URL, requestedUrl: string, options: RobotsOptions): Promise<void> {
   const policy = await policyFor(target, options);
   if (policy.kind === 'unreachable' && !isRobotsFile(target)) throw unreachable(requestedUrl, `robots.txt: ${policy.reason}`);
-  if (!allows(policy, target, options.userAgent)) throw blockedByRobots();
+  if (!allows(policy, target, options.userAgent)) throw blockedByRobots(requestedUrl);
 }
 
 /**
@@ -166,8 +165,8 @@ async function loadPolicy(origin: string, options: RobotsOptions): Promise<Loade
     return value;
   } catch (error) {
     const failure = toFetchError(error, { url: robotsUrl, timeoutMs: ROBOTS_TIMEOUT_MS, timedOut: fetchSignal.timedOut, callerSignal: undefined });
-    if (!(failure instanceof ApiError)) throw failure;
-    return { policy: { kind: 'unreachable', reason: String(failure.details?.reason ?? failure.message) }, bytes: 0 };
+    if (!(failure instanceof FetchError)) throw failure;
+    return { policy: { kind: 'unreachable', reason: failure.reason }, bytes: 0 };
   } finally {
     fetchSignal.dispose();
   }

@@ -1,18 +1,16 @@
 /**
- * Deep search reads the best candidates' pages as they are now: fetched in parallel through the
- * shared fetcher (the process-wide FETCH_CONCURRENCY slots, then at most DEEP_SEARCH_PARALLEL of
- * this search's pages at once), cleaned in the pool like POST /v1/extract, and split into
+ * Deep search reads the best candidates' pages as they are now: read in parallel by the page
+ * reader (the process-wide FETCH_CONCURRENCY slots, then at most DEEP_SEARCH_PARALLEL of this
+ * search's pages at once), cleaned in the pool like POST /v1/extract, and split into
  * passages so ranking and summary see the whole page instead of the indexed passages. A page
  * that fails (unreachable, refused, not HTML, empty, too slow for the search's deadline) is
  * left as it was found: deep search only ever adds evidence.
  */
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { Config } from '../config.js';
-import { ApiError } from '../errors/catalogue.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { CpuPool } from '../pool/pool.js';
-import { fetchOptions, measuredFetch } from '../fetch/service-fetch.js';
-import { decodeBody } from '../extract/decode-body.js';
+import { MAIN_TEXT, noMainContent, readPage } from '../page/read-page.js';
 import { splitPassages } from '../text/passages.js';
 import type { SourceCandidate } from '../ranking/rank-sources.js';
 
@@ -47,9 +45,9 @@ export async function readLivePages(deps: DeepSearchDeps, candidates: readonly {
   const limit = pLimit(DEEP_SEARCH_PARALLEL);
   const settled = await Promise.all(candidates.map(({ index, candidate }) => limit(async () => {
     try {
-      return { candidate: index, page: await readPage(deps, candidate, signal) };
+      return { candidate: index, page: await readLiveCandidate(deps, candidate, signal) };
     } catch {
-      // Counted by measuredFetch when the fetch failed; a page that fetched but could not be read is no fetch failure.
+      // Counted in the fetch metrics when the fetch failed; a page that fetched but could not be read is no fetch failure.
       return undefined;
     }
   })));
@@ -57,19 +55,18 @@ export async function readLivePages(deps: DeepSearchDeps, candidates: readonly {
   return { pages, failed: candidates.length - pages.length };
 }
 
-/** One candidate's page read live: fetched, cleaned in the pool, split into passages; throws when it cannot be read. */
-export async function readPage(deps: DeepSearchDeps, candidate: SourceCandidate, signal: AbortSignal): Promise<SourceCandidate> {
-  signal.throwIfAborted();
-  const fetched = await measuredFetch(candidate.url, fetchOptions(deps.config, deps.fetchLimit, {
-    timeoutMs: deps.config.search.deepPageTimeoutMs, respectRobots: deps.config.fetch.respectRobots, signal,
-  }), deps.metrics);
-  signal.throwIfAborted();
-  const cleaned = await deps.pool.run('cleanHtml', {
-    html: decodeBody(fetched.body, fetched.charset), url: fetched.finalUrl, kind: fetched.kind, format: 'text', clean: true, preserveFormatting: false,
+/**
+ * One candidate's page read live: fetched, cleaned in the pool, split into passages.
+ * @throws as readPage does, with the pool's own TaskTimeoutError (validation lists its message
+ *   among sources_failed); EXTRACTION_FAILED when the text makes no passage.
+ */
+export async function readLiveCandidate(deps: DeepSearchDeps, candidate: SourceCandidate, signal: AbortSignal): Promise<SourceCandidate> {
+  const { cleaned } = await readPage(deps, candidate.url, {
+    timeoutMs: deps.config.search.deepPageTimeoutMs, respectRobots: deps.config.fetch.respectRobots, signal, ...MAIN_TEXT, poolTimeout: 'as-is',
   });
   const meta = cleaned.metadata;
   const passages = splitPassages(cleaned.text, meta.language).slice(0, MAX_PASSAGES);
-  if (passages.length === 0 || cleaned.quality === 0) throw new ApiError('EXTRACTION_FAILED', { reason: 'no main content found' });
+  if (passages.length === 0) throw noMainContent();
   const published = meta.publishedDate ? Date.parse(meta.publishedDate) : Number.NaN;
   return {
     ...candidate,

@@ -1,14 +1,14 @@
 /**
  * The sources a claim is judged on. Without `sources`, the index's best documents for the claim
  * (as search finds them) and, when an upstream engine is configured, the engine's results, each
- * page read live; with them, each URL read live through the shared fetcher and cleaned in the
- * pool (at most SOURCES_PARALLEL at once), and each bare domain searched in the index
- * restricted to that domain. A source that cannot be read is reported, never fatal.
+ * page read live; with them, each URL read live as deep search reads pages (fetched and cleaned
+ * by the page reader, at most SOURCES_PARALLEL at once), and each bare domain searched in the
+ * index restricted to that domain. A source that cannot be read is reported, never fatal.
  */
 import pLimit from 'p-limit';
 import type { Mode } from '../mode.js';
 import { indexCandidates } from '../search/index-candidates.js';
-import { readPage, type DeepSearchDeps } from '../search/deep-search.js';
+import { readLiveCandidate, type DeepSearchDeps } from '../search/deep-search.js';
 import type { DocumentIndex } from '../index/types.js';
 import { hostOf } from '../index/domain.js';
 import { upstreamCandidate } from '../search/upstream-candidates.js';
@@ -47,7 +47,7 @@ export async function gatherEvidence(deps: EvidenceDeps, mode: Mode, request: Va
   if (!request.sources?.length) return searchEvidence(deps, mode, query, limit, signal);
   const reads = sourceReads(signal);
   const found = await Promise.all(request.sources.slice(0, limit).map((source) => reads.read(source, async () => {
-    if (isUrl(source)) return [await readPage(deps, stub(source), signal)];
+    if (isUrl(source)) return [await readLiveCandidate(deps, stub(source), signal)];
     const domain = source.toLowerCase().replace(/\.$/, '');
     const candidates = await indexCandidates(deps.index, mode, query, { documents: limit, domains: { include: [domain] } });
     if (candidates.length === 0) reads.failed.push({ source, reason: 'nothing about the claim in the index for this domain' });
@@ -83,7 +83,7 @@ async function searchEvidence(deps: EvidenceDeps, mode: Mode, query: string, lim
   }
   const reads = sourceReads(signal);
   const sources = await Promise.all(order.map((candidate) => (candidate.origin === 'upstream'
-    ? reads.read(candidate.url, () => readPage(deps, candidate, signal), undefined)
+    ? reads.read(candidate.url, () => readLiveCandidate(deps, candidate, signal), undefined)
     : candidate)));
   return { sources: sources.filter((s) => s !== undefined), failed: reads.failed, cut: reads.cut(), upstream: 'answered' };
 }
@@ -117,7 +117,7 @@ function isUrl(source: string): boolean {
   return /^https?:\/\//i.test(source);
 }
 
-/** A page known by its URL only, as readPage fills it in. */
+/** A page known by its URL only, as readLiveCandidate fills it in. */
 function stub(url: string): SourceCandidate {
   return {
     url, title: '', domain: hostOf(url), publishedAt: null, fetchedAt: 0, country: null,

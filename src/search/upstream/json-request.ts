@@ -12,8 +12,8 @@
  */
 import { request } from 'undici';
 import { createFetchSignal } from '../../fetch/fetch-signal.js';
+import { FetchError } from '../../fetch/fetch-errors.js';
 import { readBody } from '../../fetch/read-body.js';
-import { ApiError } from '../../errors/catalogue.js';
 
 export interface JsonRequestOptions {
   readonly method: 'GET' | 'POST';
@@ -72,8 +72,8 @@ export async function requestJson(url: URL, options: JsonRequestOptions): Promis
 }
 
 function describe(error: unknown): string {
-  // readBody reports an over-long or undecodable body as an ApiError whose reason says which.
-  if (error instanceof ApiError && typeof error.details?.reason === 'string') return error.details.reason;
+  // readBody reports an over-long or undecodable body as a FetchError whose reason says which.
+  if (error instanceof FetchError) return error.reason;
   if (!(error instanceof Error)) return String(error);
   const code = 'code' in error && typeof error.code === 'string' ? `${error.code}: ` : '';
   return `${code}${error.message}`;

@@ -1,0 +1,101 @@
+/**
+ * Reading a page for a client: fetched (page-fetch.ts), decoded in the charset it declares or
+ * betrays (decode-body.ts), cleaned in the pool, and judged on whether it has main content.
+ *
+ * Extraction, deep search and validation (through deep search) read a page in one call,
+ * readPage. Crawling takes the same steps one at a time, because its own work falls between
+ * them: the fetch runs in the host's politeness slot and the rest outside it, a redirect may
+ * leave the crawl, and links and noindex are read from the HTML before it is cleaned. A crawled
+ * page without main content is an outcome, not an error, hence contentProblem returns a reason.
+ */
+import { ApiError } from '../errors/catalogue.js';
+import type { FetchedPage } from '../fetch/fetch-page.js';
+import type { CleanHtmlOutput, OutputFormat } from '../html/clean-html.js';
+import { TaskTimeoutError, type CpuPool } from '../pool/pool.js';
+import { decodeBody } from './decode-body.js';
+import { measuredFetch, type FetchSettings, type PageFetchDeps } from './page-fetch.js';
+
+export interface PageReaderDeps extends PageFetchDeps {
+  pool: CpuPool;
+}
+
+/** How cleanHtml renders the page. */
+export interface Rendering {
+  format: OutputFormat;
+  /** true: main content only; false: the whole visible body. */
+  clean: boolean;
+  preserveFormatting: boolean;
+}
+
+/** The main content as plain text: what ranking, validation and the index read. */
+export const MAIN_TEXT: Rendering = { format: 'text', clean: true, preserveFormatting: false };
+
+export interface ReadOptions extends FetchSettings, Rendering {
+  /** Main content shorter than this (characters, trimmed) fails the page; by default any will do. */
+  minContentLength?: number;
+  /**
+   * A page that runs past the pool's time limit fails with EXTRACTION_FAILED "page too complex"
+   * by default; 'as-is' passes the pool's TaskTimeoutError on instead.
+   */
+  poolTimeout?: 'page-too-complex' | 'as-is';
+}
+
+export interface PageRead {
+  page: FetchedPage;
+  cleaned: CleanHtmlOutput;
+}
+
+const NO_MAIN_CONTENT = 'no main content found';
+
+/**
+ * @throws ApiError: the fetch's failure as the client is told it (URL_INVALID, URL_UNREACHABLE,
+ *   EXTRACTION_FAILED); EXTRACTION_FAILED for a page too complex, without main content or with
+ *   less than minContentLength. The signal's reason once it aborts, before the fetch or the cleaning.
+ */
+export async function readPage(deps: PageReaderDeps, url: string, options: ReadOptions): Promise<PageRead> {
+  options.signal?.throwIfAborted();
+  const page = await measuredFetch(deps, url, options);
+  options.signal?.throwIfAborted();
+  const clean = () => cleanPage(deps, page, decodeBody(page.body, page.charset), options);
+  const cleaned = options.poolTimeout === 'as-is' ? await clean() : await withinPoolLimit(clean);
+  const problem = contentProblem(cleaned, options.minContentLength);
+  if (problem) throw extractionFailed(problem);
+  return { page, cleaned };
+}
+
+/** The decoded page cleaned in the pool; links resolve against the URL it came from after redirects. */
+export function cleanPage(deps: Pick<PageReaderDeps, 'pool'>, page: FetchedPage, html: string, rendering: Rendering): Promise<CleanHtmlOutput> {
+  return deps.pool.run('cleanHtml', {
+    html, url: page.finalUrl, kind: page.kind, format: rendering.format, clean: rendering.clean, preserveFormatting: rendering.preserveFormatting,
+  });
+}
+
+/** Why the cleaned page offers nothing to read, or undefined when it does. */
+export function contentProblem(cleaned: Pick<CleanHtmlOutput, 'text' | 'quality'>, minContentLength = 0): string | undefined {
+  const length = cleaned.text.trim().length;
+  if (length === 0 || cleaned.quality === 0) return NO_MAIN_CONTENT;
+  if (length < minContentLength) return `content shorter than min_content_length (${length} < ${minContentLength})`;
+  return undefined;
+}
+
+/** For readers whose own measure of content (deep search's passages) finds none in a page readPage passed. */
+export function noMainContent(): ApiError {
+  return extractionFailed(NO_MAIN_CONTENT);
+}
+
+/**
+ * Runs pool work on a page; a page that runs past the pool's time limit is the page's fault,
+ * reported as EXTRACTION_FAILED "page too complex" rather than as an internal error.
+ */
+export async function withinPoolLimit<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof TaskTimeoutError) throw extractionFailed('page too complex: processing time limit reached');
+    throw error;
+  }
+}
+
+function extractionFailed(reason: string): ApiError {
+  return new ApiError('EXTRACTION_FAILED', { reason });
+}
