@@ -94,7 +94,10 @@ export async function startService(config: Config, role: Role, logger: Logger, o
       : {}),
   });
   if (role !== 'api') {
-    pool = createCpuPool({ threads: config.poolSize, taskTimeoutMs: config.poolTaskTimeoutMs, metrics });
+    pool = createCpuPool({
+      threads: config.poolSize, taskTimeoutMs: config.poolTaskTimeoutMs, metrics,
+      onThreadError: (error) => logger.error({ err: error }, 'a pool thread failed outside a task; it is replaced'),
+    });
     index = new MysqlDocumentIndex(storage.db, pool, {
       onError: (error, mode) => logger.error({ err: error, mode }, 'index segment merge failed'),
       observer: indexMergeObserver(metrics),

@@ -43,7 +43,13 @@ const TASKS_FILE = new URL('../../workers/pool/tasks.js', import.meta.url).href;
  * pathological page) is aborted, which terminates its thread; Piscina starts a fresh one and
  * the pool keeps serving.
  */
-export function createCpuPool(options: { threads: number; taskTimeoutMs: number; metrics?: Metrics }): CpuPool {
+export function createCpuPool(options: {
+  threads: number;
+  taskTimeoutMs: number;
+  metrics?: Metrics;
+  /** A thread that failed outside any task; Piscina replaces it. Without a listener Node would end the process. */
+  onThreadError?: (error: Error) => void;
+}): CpuPool {
   const piscina = new Piscina({
     filename: TASKS_FILE,
     minThreads: 1,
@@ -54,6 +60,9 @@ export function createCpuPool(options: { threads: number; taskTimeoutMs: number;
     // A page that makes a thread allocate without bound kills that thread, not the process.
     resourceLimits: { maxOldGenerationSizeMb: 1024 },
   });
+  // A thread stopped at its time limit can still run out of memory on its way out: Piscina then
+  // reports it as an 'error' event, which nothing would catch.
+  piscina.on('error', (error: Error) => options.onThreadError?.(error));
   return {
     size: options.threads,
     async run(task, input) {
