@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { PROJECT_ROOT } from '../src/paths.js';
@@ -8,15 +7,7 @@ import { openStorage } from '../src/storage/connection.js';
 import { call, testEnv } from './helpers/service.js';
 import { runDatabaseUrl, runName } from './helpers/run-scope.js';
 import { until } from './helpers/wait.js';
-
-/** A port nothing listens on right now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { freePort } from './helpers/free-port.js';
 
 interface Run {
   stderr: () => string;
