@@ -55,8 +55,6 @@ const HEALTH_PROBE_INTERVAL_MS = 10_000;
 export interface ServiceOptions {
   /** Time as the service sees it; tests move it forward to cross expiry and grace periods. */
   clock?: Clock;
-  /** Shows a master key generated on this start (the only time it exists in clear); stderr by default. */
-  showMasterKey?: (key: string) => void;
 }
 
 /**
@@ -122,7 +120,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
     const master = await ensureMasterKeyHash(storage.db, config.masterApiKey);
     if (master.generated) {
       logger.warn('generated a master API key; it was printed once on stderr');
-      (options.showMasterKey ?? printMasterKey)(master.generated);
+      printMasterKey(master.generated);
     }
     const keys = new KeyService(storage.db, redis, config.queuePrefix, clock, config.plans);
     await keys.ensureDefaultAccount(config.defaultPlan);
