@@ -7,7 +7,9 @@
  *   BENCH_CONCURRENCY=16 BENCH_SECONDS=4 BENCH_ROUNDS=3 BENCH_WARMUP_SECONDS=2 npm run bench:auth
  *
  * The pair compared: two routes whose handlers do the same trivial work without I/O.
- *  - public:  GET /v1/plans without a key: routing, then a handler that returns the plan list.
+ *  - public:  GET /v1/plans without a key: routing, a handler that returns the plan list, and
+ *             the X-RateLimit-* headers of the caller's address budget (one Redis round trip:
+ *             every response carries rate-limit headers, section 8).
  *  - auth:    GET /v1/auth/whoami with a standard key: routing, then authenticate (SHA-256 and
  *             an in-process cache hit), rate limit (one Redis call), permission, usage
  *             (last_used_at buffered; whoami is not metered, so no quota call), and the audit

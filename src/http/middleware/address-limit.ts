@@ -36,8 +36,12 @@ export class AddressLimit {
   async peek(ip: string): Promise<WindowCount | undefined> {
     if (this.redis.status !== 'ready') return undefined;
     try {
-      const res = await this.failures.get(ip);
-      return res ? asCount(res) : { used: 0, msLeft: WINDOW_SECONDS * 1000 };
+      // Two plain reads of the limiter's key, which leave in one write (coalesced-writes.ts):
+      // rate-limiter-flexible's own get() wraps them in MULTI/EXEC, twice the commands on every
+      // public response.
+      const key = this.failures.getKey(ip);
+      const [used, msLeft] = await Promise.all([this.redis.get(key), this.redis.pttl(key)]);
+      return used === null || msLeft < 0 ? { used: 0, msLeft: WINDOW_SECONDS * 1000 } : { used: Number(used), msLeft };
     } catch {
       return undefined;
     }
