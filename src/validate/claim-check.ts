@@ -12,7 +12,7 @@ export const MIN_CLAIM_TERMS = 2;
  * "This is it!" have one or none; "Aspirin thins blood." has three. The rule counts words, not
  * meaning: "Things happen." has two and passes.
  */
-export function isTooVague(claim: string): boolean {
+function isTooVague(claim: string): boolean {
   const language = analysisLanguage(claim, null);
   // Too short for a language to be told: English stop words, the commonest case.
   const stop = stopWordsFor(language) ?? stopWordsFor('en');
