@@ -68,7 +68,16 @@ export interface Config {
   readonly upstreamBreaker: { readonly failures: number; readonly windowMs: number; readonly cooldownMs: number };
   readonly shutdownTimeoutMs: number;
   readonly logLevel: string;
+  /** The region this process reports in audit entries, health and live metrics (REGION). */
   readonly region: string;
+  readonly audit: {
+    /** Days raw audit rows are kept (AUDIT_RETENTION_DAYS). */
+    readonly retentionDays: number;
+    /** Days hourly rollups are kept: usage and error analytics reach this far back (AUDIT_ROLLUP_RETENTION_DAYS). */
+    readonly rollupRetentionDays: number;
+    /** Entries that may wait in Redis for MySQL before new ones are dropped (AUDIT_BACKLOG_MAX). */
+    readonly backlogMax: number;
+  };
 }
 
 export interface LlmConfig {
@@ -238,6 +247,11 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, 1000, 600_000),
     logLevel: enumValue(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     region: text(env, 'REGION', 'local'),
+    audit: {
+      retentionDays: integer(env, 'AUDIT_RETENTION_DAYS', 90, 1, 3650),
+      rollupRetentionDays: integer(env, 'AUDIT_ROLLUP_RETENTION_DAYS', 730, 1, 36_500),
+      backlogMax: integer(env, 'AUDIT_BACKLOG_MAX', 500_000, 1000, 100_000_000),
+    },
   };
   return deepFreeze(config);
 }

@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Config } from './config.js';
 import type { Logger } from './log/logger.js';
-import { createMetrics, indexMergeObserver, type Role } from './metrics/metrics.js';
+import { auditObserver, createMetrics, indexMergeObserver, type Role } from './metrics/metrics.js';
 import { openStorage } from './storage/connection.js';
 import { ensureDatabase } from './storage/ensure-database.js';
 import { migrateToLatest } from './storage/migrate.js';
@@ -10,7 +10,9 @@ import { loggedOutages, openRedis, redisOptions } from './redis/connection.js';
 import { createQueueEvents, createQueues, queueDepths, QUEUE_NAMES } from './queue/queues.js';
 import { createCpuPool, type CpuPool } from './pool/pool.js';
 import { HealthMonitor } from './monitor/health.js';
-import { AuditWriter } from './monitor/audit-writer.js';
+import { AuditCapture } from './monitor/audit-capture.js';
+import { AuditDrain } from './monitor/audit-drain.js';
+import { RetentionJob } from './monitor/retention.js';
 import { listWorkers } from './monitor/worker-registry.js';
 import { ensureMasterKeyHash } from './auth/master-key.js';
 import { createAuthenticator } from './auth/authenticator.js';
@@ -104,6 +106,14 @@ export async function startService(config: Config, role: Role, logger: Logger, o
     workers = startWorkers({ config, logger, metrics, pool, db: storage.db, redis, connection, index });
   }
 
+  // Every process writes captured audit entries to MySQL and competes for the hourly retention run.
+  const auditDrain = new AuditDrain(redis, openRedis(config.redisUrl, loggedOutages(logger, 'audit-writer')), storage.db, config.queuePrefix,
+    auditObserver(metrics), logger, { batchSize: 500, claimIdleMs: 30_000, blockMs: 1000 });
+  auditDrain.start();
+  const retention = new RetentionJob(redis, storage.db, config.queuePrefix,
+    { auditDays: config.audit.retentionDays, rollupDays: config.audit.rollupRetentionDays }, logger);
+  retention.start();
+
   const health = new HealthMonitor({ version: VERSION, region: config.region, queuePrefix: config.queuePrefix, heartbeatMs, redis, storage, queues });
   const shutdown = new AbortController();
   // Each waiting request listens for shutdown and stops listening when answered; many at once is normal.
@@ -134,7 +144,8 @@ export async function startService(config: Config, role: Role, logger: Logger, o
     const resultCache = new ResultCache(redis, config.queuePrefix, clock, metrics, {
       namespaceMaxBytes: config.cacheNamespaceMaxBytes, logger, ...(near ? { near } : {}),
     });
-    const auditWriter = new AuditWriter(storage.db, logger);
+    const auditCapture = new AuditCapture(redis, config.queuePrefix, auditObserver(metrics), logger,
+      { maxBacklog: config.audit.backlogMax, maxBuffered: 100_000, handoffTimeoutMs: 1000 });
     const usageRecorder = new UsageRecorder(storage.db, logger);
     const usageMeter = new UsageMeter(redis, storage.db, config.queuePrefix, clock, usageRecorder);
     health.start(HEALTH_PROBE_INTERVAL_MS);
@@ -161,7 +172,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
       logger,
       metrics,
       redis,
-      auditWriter,
+      auditCapture,
       authenticator: createAuthenticator({
         db: storage.db, cache: keyCache, clock, plans: config.plans, masterKeyHash: master.hash, masterRateLimitPerMinute: config.rateLimitPerMinute,
       }),
@@ -172,7 +183,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
     });
     http = await listen(config, app.callback());
     closeApi = async () => {
-      await Promise.all([auditWriter.close(), usageRecorder.close(), keyCache.close(), resultCache.close().then(() => near?.close())]);
+      await Promise.all([auditCapture.close(), usageRecorder.close(), keyCache.close(), resultCache.close().then(() => near?.close())]);
       await Promise.all(QUEUE_NAMES.map((name) => queueEvents[name].close()));
     };
   }
@@ -194,6 +205,8 @@ export async function startService(config: Config, role: Role, logger: Logger, o
       logger.warn('jobs still active at the deadline: handed back to the queue');
     }
     await closeApi();
+    retention.stop();
+    await auditDrain.stop();
     await index?.close();
     await Promise.all(QUEUE_NAMES.map((name) => queues[name].close()));
     await pool?.close();

@@ -21,15 +21,15 @@ import { routeInput } from './route-input.js';
 /**
  * The HTTP edge. Middleware order, outermost first, and why:
  *  1. request id    every response, errors included, carries X-Request-Id; logs are keyed by it
- *  2. observe       metrics and access log see the final status of every response
- *  3. error envelope turns anything thrown below into the envelope of section 7.1
- *  4. address limit the X-RateLimit-* headers of the caller's address on every response that no
+ *  2. audit         one entry per request but probes, errors and refusals included, handed to
+ *                   Redis before the response leaves (monitor/audit-capture.ts)
+ *  3. observe       metrics and access log see the final status of every response
+ *  4. error envelope turns anything thrown below into the envelope of section 7.1
+ *  5. address limit the X-RateLimit-* headers of the caller's address on every response that no
  *                   key's window describes (refused before authentication, public routes)
- *  5. https guard   client address and scheme; plain HTTP is refused before the body is read
- *  6. route match   404 and 405 before authentication, and the route known to later stages
- *  7. body          JSON only, 10 MB, syntax errors located
- *  8. audit         one row per request to an authenticated route, refusals included, written
- *                   after the response is sent
+ *  6. https guard   client address and scheme; plain HTTP is refused before the body is read
+ *  7. route match   404 and 405 before authentication, and the route known to later stages
+ *  8. body          JSON only, 10 MB, syntax errors located
  *  9. authenticate  key → principal; failures counted per client address
  * 10. rate limit    per key over one minute, shared through Redis, X-RateLimit-* headers (so every
  *                   response to a known key carries them, a 403 included)
@@ -47,6 +47,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   }
 
   app.use(requestId(deps.logger));
+  app.use(audit(deps.auditCapture, deps.config.region));
   app.use(observe(deps.metrics));
   app.use(errorEnvelope(deps.config.upgradeUrl));
   const addressLimit = new AddressLimit(deps.redis, deps.config.queuePrefix, deps.config.authFailuresPerMinute);
@@ -54,7 +55,6 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(httpsGuard(deps.config.requireHttps, parseRanges(deps.config.trustedProxies)));
   app.use(routeMatch(router, byName));
   for (const middleware of body(deps.config.maxBodyBytes)) app.use(middleware);
-  app.use(audit(deps.auditWriter, deps.config.region));
   app.use(authenticate(deps.authenticator, addressLimit));
   app.use(rateLimit(deps.redis, deps.config.queuePrefix));
   app.use(authorize());

@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../log/logger.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { HealthMonitor } from '../monitor/health.js';
-import type { AuditWriter } from '../monitor/audit-writer.js';
+import type { AuditCapture } from '../monitor/audit-capture.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { KeyService } from '../auth/key-service.js';
 import type { Clock } from '../clock.js';
@@ -45,7 +45,7 @@ export interface AppDeps {
   metrics: Metrics;
   /** Where the rate limit keeps its per-key windows and the address limit its failed authentications, shared by every API process. */
   redis: Redis;
-  auditWriter: AuditWriter;
+  auditCapture: AuditCapture;
   authenticator: Authenticator;
   usageMeter: UsageMeter;
   usageRecorder: UsageRecorder;

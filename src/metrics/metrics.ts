@@ -153,7 +153,31 @@ export function createMetrics(role: Role, sources: MetricSources = {}) {
       help: 'Live result-cache entries evicted because their namespace passed CACHE_NAMESPACE_MAX_MB',
       registers: [registry],
     }),
+    auditEntries: new client.Counter({
+      name: 'sev_audit_entries_total',
+      help: 'Audit entries by outcome: written to MySQL, duplicate (already written: a batch delivered again), dropped (backlog or buffer full)',
+      labelNames: ['outcome'] as const,
+      registers: [registry],
+    }),
+    auditBatchRetries: new client.Counter({
+      name: 'sev_audit_batch_retries_total',
+      help: 'Audit batches whose database write failed and was retried',
+      registers: [registry],
+    }),
+    auditBacklog: new client.Gauge({
+      name: 'sev_audit_backlog_entries',
+      help: 'Audit entries waiting to be written, by where they wait: stream (Redis, shared) or buffer (this process, while Redis is away)',
+      labelNames: ['queue'] as const,
+      registers: [registry],
+    }),
+    auditLag: new client.Gauge({
+      name: 'sev_audit_rollup_lag_seconds',
+      help: 'Age of the oldest audit entry not yet written to the log and its rollups',
+      registers: [registry],
+    }),
   };
+  for (const outcome of ['written', 'duplicate', 'dropped']) metrics.auditEntries.inc({ outcome }, 0);
+  for (const queue of ['stream', 'buffer']) metrics.auditBacklog.set({ queue }, 0);
   // Present from the start, so that increase() over the first failure after a restart is not lost.
   for (const outcome of ['completed', 'failed']) metrics.indexMerges.inc({ outcome }, 0);
   // Likewise, so that a hit ratio is defined from the first read.
@@ -234,6 +258,29 @@ export function createMetrics(role: Role, sources: MetricSources = {}) {
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/** What the audit capture and writer report to (see AuditCapture and AuditDrain). */
+export function auditObserver(metrics: Metrics) {
+  return {
+    dropped(_reason: string, count: number) {
+      metrics.auditEntries.inc({ outcome: 'dropped' }, count);
+    },
+    buffered(entries: number) {
+      metrics.auditBacklog.set({ queue: 'buffer' }, entries);
+    },
+    written({ written, duplicates }: { written: number; duplicates: number }) {
+      metrics.auditEntries.inc({ outcome: 'written' }, written);
+      if (duplicates > 0) metrics.auditEntries.inc({ outcome: 'duplicate' }, duplicates);
+    },
+    retried() {
+      metrics.auditBatchRetries.inc();
+    },
+    backlog(entries: number, oldestAgeSeconds: number) {
+      metrics.auditBacklog.set({ queue: 'stream' }, entries);
+      metrics.auditLag.set(oldestAgeSeconds);
+    },
+  };
+}
 
 /** What the search index's merger reports to (see SegmentMerger). */
 export function indexMergeObserver(metrics: Metrics): { merged(seconds: number): void; failed(): void } {

@@ -4,6 +4,10 @@ import type { ColumnType, Generated } from 'kysely';
 export interface Database {
   extractions: ExtractionsTable;
   request_log: RequestLogTable;
+  audit_hourly: AuditHourlyTable;
+  audit_errors_hourly: AuditErrorsHourlyTable;
+  audit_ips_hourly: AuditIpsHourlyTable;
+  audit_ips_daily: AuditIpsDailyTable;
   service_settings: ServiceSettingsTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -66,6 +70,55 @@ export interface RequestLogTable {
   mode: string | null;
   /** Endpoint-specific audit fields (query_hash, sources_analyzed, ...), as JSON text. */
   extra: string | null;
+  /** Idempotency key of the captured entry: a batch written twice inserts nothing twice. */
+  entry_id: string | null;
+  /** status >= 400, computed by MySQL (indexed for the status filter). */
+  failed: ColumnType<number, never, never>;
+}
+
+/** Hourly totals per account, mode, key and endpoint; `lat_0`..`lat_13` count latencies per bucket. */
+export interface AuditHourlyTable extends Record<`lat_${number}`, number> {
+  account_id: string;
+  mode: string;
+  hour: Date;
+  key_id: string;
+  endpoint: string;
+  requests: number;
+  errors: number;
+  cache_hits: number;
+  request_bytes: number;
+  response_bytes: number;
+  latency_ms_sum: number;
+}
+
+export interface AuditErrorsHourlyTable {
+  account_id: string;
+  mode: string;
+  hour: Date;
+  endpoint: string;
+  error_code: string;
+  parameter: string;
+  agent: string;
+  errors: number;
+  latency_ms_sum: number;
+}
+
+export interface AuditIpsHourlyTable {
+  account_id: string;
+  mode: string;
+  hour: Date;
+  endpoint: string;
+  failed: number;
+  ip: string;
+}
+
+export interface AuditIpsDailyTable {
+  account_id: string;
+  mode: string;
+  day: Date;
+  endpoint: string;
+  failed: number;
+  ip: string;
 }
 
 export interface ServiceSettingsTable {
