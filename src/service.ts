@@ -13,6 +13,9 @@ import { HealthMonitor } from './monitor/health.js';
 import { AuditCapture } from './monitor/audit-capture.js';
 import { AuditDrain } from './monitor/audit-drain.js';
 import { RetentionJob } from './monitor/retention.js';
+import { AuditService } from './monitor/audit-service.js';
+import { ErrorAnalyticsService } from './monitor/error-analytics.js';
+import { UsageReportService } from './usage/usage-report.js';
 import { listWorkers } from './monitor/worker-registry.js';
 import { ensureMasterKeyHash } from './auth/master-key.js';
 import { createAuthenticator } from './auth/authenticator.js';
@@ -163,6 +166,9 @@ export async function startService(config: Config, role: Role, logger: Logger, o
       keys,
       keyUsage: new KeyUsageService(keys, usageMeter),
       health,
+      usage: new UsageReportService(storage.db, keys, usageMeter, clock),
+      audit: new AuditService(storage.db, clock, config.audit.retentionDays),
+      errors: new ErrorAnalyticsService(storage.db, clock),
       metrics,
       version: VERSION,
       accepting: () => accepting,

@@ -9,6 +9,7 @@ import { findKeyBySecretHash, type KeyRecord, type SecretMatch } from './keys.re
 import type { KeyLookupCache } from './key-cache.js';
 import type { Plan, Plans } from './plans.js';
 import { operatorPrincipal, SCOPES, type Permission, type Principal } from './principal.js';
+import type { Mode } from '../mode.js';
 
 export interface Authenticator {
   /** The principal behind a presented secret, or the 401/403 error that refuses it. */
@@ -49,17 +50,19 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
       if (!match) throw new ApiError('INVALID_API_KEY', { reason: 'api_key_not_found' }, 'No such API key.');
       const { key, account, secretExpiresAt } = match;
       const now = deps.clock.now();
+      // A key that exists but is refused is filed under its account in the audit log.
+      const owner = { id: key.id, accountId: key.accountId, mode: key.mode };
       if (key.revokedAt && key.revokedAt <= now) {
-        throw new ApiError('INVALID_API_KEY', { reason: 'api_key_revoked', revoked_at: key.revokedAt.toISOString() }, 'The API key has been revoked.');
+        throw new KeyRefusal(owner, 'INVALID_API_KEY', { reason: 'api_key_revoked', revoked_at: key.revokedAt.toISOString() }, 'The API key has been revoked.');
       }
       if (key.expiresAt && key.expiresAt <= now) {
-        throw new ApiError('EXPIRED_API_KEY', { reason: 'api_key_expired', expired_at: key.expiresAt.toISOString() });
+        throw new KeyRefusal(owner, 'EXPIRED_API_KEY', { reason: 'api_key_expired', expired_at: key.expiresAt.toISOString() });
       }
       if (secretExpiresAt && secretExpiresAt <= now) {
-        throw new ApiError('EXPIRED_API_KEY', { reason: 'api_key_expired', expired_at: secretExpiresAt.toISOString() }, 'This key was rotated and its 24-hour grace period is over; use the new key.');
+        throw new KeyRefusal(owner, 'EXPIRED_API_KEY', { reason: 'api_key_expired', expired_at: secretExpiresAt.toISOString() }, 'This key was rotated and its 24-hour grace period is over; use the new key.');
       }
       if (key.ipAllowlist && !inRanges(clientIp, parseRanges(key.ipAllowlist))) {
-        throw new ApiError('IP_NOT_ALLOWED', { client_ip: clientIp });
+        throw new KeyRefusal(owner, 'IP_NOT_ALLOWED', { client_ip: clientIp });
       }
       let principal = principals.get(match);
       if (!principal) {
@@ -69,6 +72,19 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
       return principal;
     },
   };
+}
+
+/** The key a refusal concerns: known, but not accepted (revoked, expired, outside its allowlist). */
+export interface RefusedKey {
+  id: string;
+  accountId: string;
+  mode: Mode;
+}
+
+export class KeyRefusal extends ApiError {
+  constructor(readonly key: RefusedKey, ...error: ConstructorParameters<typeof ApiError>) {
+    super(...error);
+  }
 }
 
 /** Permissions a key holds: a standard key has every scope; others hold exactly what was granted. */

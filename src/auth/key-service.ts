@@ -10,7 +10,7 @@ import { findAccount, findAccounts, findKey, insertAccountIfAbsent, insertKey, l
 import type { Mode } from '../mode.js';
 import { keyStatus, keyView } from './key-view.js';
 import type { Feature, Plans } from './plans.js';
-import { SCOPES, type Permission, type Principal } from './principal.js';
+import { operatorOnly, SCOPES, type Permission, type Principal } from './principal.js';
 
 export const DEFAULT_ACCOUNT_ID = 'acct_default';
 /** How long a rotated-out secret keeps working (section 3.1). */
@@ -230,8 +230,4 @@ function invalid(parameter: string, reason: string, provided: unknown): ApiError
 
 function notFound(kind: string, id: string): ApiError {
   return new ApiError('NOT_FOUND', { resource: kind, id }, `No ${kind} with id ${id}.`);
-}
-
-function operatorOnly(actor: Principal): ApiError {
-  return new ApiError('INSUFFICIENT_PERMISSIONS', { required_permission: 'operator:accounts', current_plan: actor.plan }, 'Only the master key acts on other accounts.');
 }

@@ -1,5 +1,6 @@
 import type { KeyType } from './keys.repository.js';
 import type { Mode } from '../mode.js';
+import { ApiError } from '../errors/catalogue.js';
 
 /** The scopes of section 5: each guards its endpoints. */
 export const SCOPES = ['search', 'extract', 'summarize', 'validate', 'cache', 'monitor', 'index'] as const;
@@ -59,3 +60,8 @@ export function operatorPrincipal(rateLimitPerMinute: number): Principal {
  * would make polling an ingestion job spend the quota.
  */
 export const METERED_SCOPES: ReadonlySet<string> = new Set<Scope>(['search', 'extract', 'summarize', 'validate', 'cache']);
+
+/** The refusal of a key that names an account other than its own. */
+export function operatorOnly(actor: Principal): ApiError {
+  return new ApiError('INSUFFICIENT_PERMISSIONS', { required_permission: 'operator:accounts', current_plan: actor.plan }, 'Only the master key acts on other accounts.');
+}

@@ -1,6 +1,7 @@
 import type { ParameterizedContext } from 'koa';
 import type { Logger } from '../log/logger.js';
 import type { Caller, Principal } from '../auth/principal.js';
+import type { RefusedKey } from '../auth/authenticator.js';
 import type { RouteDoc } from './openapi.js';
 
 /** What the middleware chain learns about a request, in the order it learns it. */
@@ -14,6 +15,8 @@ export interface AppState {
   /** The matched route (undefined for 404 and 405). */
   route?: RouteDoc;
   principal?: Principal;
+  /** A key that was presented and exists but was refused: its account still owns the audit entry. */
+  refusedKey?: RefusedKey;
   /** Endpoint-specific audit fields (query_hash, sources_analyzed, ...). */
   audit?: Record<string, unknown>;
   cacheHit?: boolean;

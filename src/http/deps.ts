@@ -4,6 +4,9 @@ import type { Logger } from '../log/logger.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { HealthMonitor } from '../monitor/health.js';
 import type { AuditCapture } from '../monitor/audit-capture.js';
+import type { AuditService } from '../monitor/audit-service.js';
+import type { ErrorAnalyticsService } from '../monitor/error-analytics.js';
+import type { UsageReportService } from '../usage/usage-report.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { KeyService } from '../auth/key-service.js';
 import type { Clock } from '../clock.js';
@@ -31,6 +34,9 @@ export interface Services {
   keys: KeyService;
   keyUsage: KeyUsageService;
   health: HealthMonitor;
+  usage: UsageReportService;
+  audit: AuditService;
+  errors: ErrorAnalyticsService;
   /** The Prometheus registry /metrics exposes. */
   metrics: Metrics;
   version: string;

@@ -21,6 +21,8 @@ export interface RouteDoc {
   query?: string;
   /** Schema id of `data` in the success envelope. */
   response?: string;
+  /** Media types of a 200 that is a file, not the JSON envelope (an export). */
+  media?: readonly string[];
   /** Answers 404 for something named outside the path (a cache lookup by its query string). Routes with path parameters always may. */
   notFound?: boolean;
 }
@@ -111,7 +113,9 @@ function operation(route: RouteDoc, schemas: Readonly<Record<string, Json>>): Js
       200: {
         description: 'Success.',
         ...(route.scope ? { headers: RATE_LIMIT_HEADERS } : {}),
-        content: { 'application/json': { schema: successEnvelope(route.response ? ref(route.response) : undefined) } },
+        content: route.media
+          ? Object.fromEntries(route.media.map((type) => [type, { schema: { type: 'string' } }]))
+          : { 'application/json': { schema: successEnvelope(route.response ? ref(route.response) : undefined) } },
       },
       ...Object.fromEntries(
         errorStatuses(route, pathParams.length > 0 || route.notFound === true).map((s) => [s, { $ref: `#/components/responses/Error${s}` }]),

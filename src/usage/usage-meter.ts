@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Clock } from '../clock.js';
 import type { Database } from '../storage/schema.js';
 import type { Principal } from '../auth/principal.js';
+import type { Mode } from '../mode.js';
 import { ApiError } from '../errors/catalogue.js';
 import type { UsageRecorder } from './usage-recorder.js';
 import { dailyUsage, monthlyUsage } from './usage.repository.js';
@@ -153,6 +154,13 @@ export class UsageMeter {
       day_resets_at: startOfNextDay(now).toISOString(),
       month_resets_at: startOfNextMonth(now).toISOString(),
     };
+  }
+
+  /** Requests of an account in one mode this month, as its monthly quota counts them. */
+  async monthUsage(accountId: string, mode: Mode): Promise<number> {
+    const month = monthOf(this.clock.now());
+    const counted = await this.redis.get(this.monthKey(accountId, mode, month));
+    return counted !== null ? Number(counted) : monthlyUsage(this.db, accountId, mode, month);
   }
 
   /** Seeds missing counters and retries until the quotas admit the request (undefined) or refuse it (the 429). */

@@ -52,15 +52,16 @@ export function audit(capture: AuditCapture, region: string): Middleware<AppStat
 
 function entryOf(ctx: AppContext, responseSize: number, error: ErrorBody['error'], region: string): AuditEntry {
   const principal = ctx.state.principal;
+  const owner = principal ?? ctx.state.refusedKey;
   const requestId = ctx.state.requestId;
   return {
     // A client may bring its own request id, and reuse it: the entry's own id is always ours.
     entryId: requestId === ctx.get('X-Request-Id') ? newRequestId() : requestId,
     requestId,
     occurredAt: new Date(),
-    principalId: principal?.id ?? null,
-    accountId: principal?.accountId ?? null,
-    mode: principal ? principal.mode : null,
+    principalId: owner?.id ?? null,
+    accountId: owner?.accountId ?? null,
+    mode: owner?.mode ?? null,
     method: ctx.method,
     endpoint: ctx.state.route?.path ?? ctx.path,
     status: ctx.status,

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import type { Authenticator } from '../../auth/authenticator.js';
+import { KeyRefusal, type Authenticator } from '../../auth/authenticator.js';
 import type { Permission } from '../../auth/principal.js';
 import { ApiError } from '../../errors/catalogue.js';
 import type { AppState } from '../context.js';
@@ -39,6 +39,7 @@ export function authenticate(authenticator: Authenticator, addressLimit: Address
       if (!secret) throw new ApiError('MISSING_API_KEY');
       principal = await authenticator.authenticate(secret, ctx.state.clientIp);
     } catch (error) {
+      if (error instanceof KeyRefusal) ctx.state.refusedKey = error.key;
       if (error instanceof ApiError && error.status === 401) {
         const result = await addressLimit.countFailure(ctx.state.clientIp);
         if (result) {

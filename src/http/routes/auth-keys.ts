@@ -35,7 +35,7 @@ export const createKey: Route<KeyInput> = {
   response: 'auth-key.response',
   async handler(ctx, { body }, services) {
     const { record, secret } = await services.keys.createKey(ctx.state.principal!, body);
-    ctx.state.audit = { key_id: record.id };
+    ctx.state.audit = { target_key_id: record.id };
     respond(ctx, { ...(await view(services.keys, record)), key: secret });
   },
 };
@@ -87,7 +87,7 @@ export const rotateKey: Route = {
   response: 'auth-key.response',
   async handler(ctx, _input, services) {
     const { record, secret, oldKeyExpiresAt } = await services.keys.rotate(ctx.state.principal!, ctx.params.id!);
-    ctx.state.audit = { key_id: record.id, action: 'rotate' };
+    ctx.state.audit = { target_key_id: record.id, action: 'rotate' };
     respond(ctx, { ...(await view(services.keys, record)), key: secret, new_key: secret, old_key_expires_at: oldKeyExpiresAt.toISOString() });
   },
 };
@@ -105,7 +105,7 @@ export const revokeKey: Route<{ revoke_at?: string }> = {
   async handler(ctx, { body }, services) {
     const at = body.revoke_at === undefined ? undefined : new Date(body.revoke_at);
     const record = await services.keys.revoke(ctx.state.principal!, ctx.params.id!, at);
-    ctx.state.audit = { key_id: record.id, action: 'revoke', revoke_at: record.revokedAt?.toISOString() ?? null };
+    ctx.state.audit = { target_key_id: record.id, action: 'revoke', revoke_at: record.revokedAt?.toISOString() ?? null };
     respond(ctx, await view(services.keys, record));
   },
 };

@@ -1,5 +1,6 @@
 import { arrivedAt, caller, respond } from '../context.js';
 import { sha256Hex } from '../../storage/hash.js';
+import { normaliseQuery } from '../../cache/cache-key.js';
 import { respondWithDataJson } from './cache-response.js';
 import type { SearchRequest } from '../../search/types.js';
 import type { Route } from './route.js';
@@ -14,10 +15,12 @@ export const postSearch: Route<SearchRequest> = {
   body: 'search.request',
   response: 'search.response',
   async handler(ctx, { body: request }, services) {
-    ctx.state.audit = { query_hash: `sha256:${sha256Hex(request.query)}` };
+    // Hashed as the cache compares queries: spelling variants it treats as one are one hash.
+    ctx.state.audit = { query_hash: `sha256:${sha256Hex(normaliseQuery(request.query))}` };
     const answer = await services.search.search(caller(ctx), request, arrivedAt(ctx));
     if (answer.cached) {
       ctx.state.cacheHit = true;
+      ctx.state.audit = { ...ctx.state.audit, ...metadataOf(answer.resultJson) };
       respondWithDataJson(ctx, withCacheReport(answer.resultJson, `{"hit":true,"age_seconds":${answer.ageSeconds}}`));
       return;
     }
@@ -26,6 +29,20 @@ export const postSearch: Route<SearchRequest> = {
     respond(ctx, { ...result, cache: { hit: false } });
   },
 };
+
+/**
+ * sources_analyzed and confidence_score of a stored answer, read from its metadata member
+ * without parsing the whole answer (a hit is served as stored text).
+ */
+function metadataOf(dataJson: string): { sources_analyzed?: number; confidence_score?: number } {
+  const metadata = dataJson.slice(dataJson.lastIndexOf('"metadata":'));
+  const sources = /"sources_analyzed":(\d+)/.exec(metadata)?.[1];
+  const confidence = /"confidence_score":(-?[\d.eE+-]+)/.exec(metadata)?.[1];
+  return {
+    ...(sources !== undefined ? { sources_analyzed: Number(sources) } : {}),
+    ...(confidence !== undefined ? { confidence_score: Number(confidence) } : {}),
+  };
+}
 
 /** The stored answer with `cache` added as its last member, without parsing it (see cache-response.ts). */
 function withCacheReport(dataJson: string, report: string): string {

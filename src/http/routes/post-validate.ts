@@ -25,8 +25,8 @@ export const postValidate: Route<ValidateRequest> = {
       throw error;
     });
     ctx.state.audit = {
-      ...ctx.state.audit, validation_result: result.validation_result, confidence_score: result.confidence_score,
-      sources_checked: result.metadata.sources_checked,
+      ...ctx.state.audit, validation_result: result.validation_result, consensus_level: result.consensus_level,
+      confidence_score: result.confidence_score, sources_checked: result.metadata.sources_checked,
     };
     respond(ctx, result);
   },

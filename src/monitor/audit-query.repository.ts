@@ -1,0 +1,202 @@
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import type { AuditScope, TimeRange } from './audit-range.js';
+import { dayTiers, hourTiers } from './audit-range.js';
+import { storedEntry, type StoredEntry } from './request-log.repository.js';
+
+export interface AuditFilter extends AuditScope {
+  range: TimeRange;
+  endpoint?: string;
+  /** true: only failed requests (status >= 400); false: only successful ones. */
+  failed?: boolean;
+  requestId?: string;
+}
+
+export interface AuditTotals {
+  requests: number;
+  errors: number;
+  latencyMsSum: number;
+  byEndpoint: Map<string, number>;
+  uniqueIps: number;
+}
+
+type Raw = ExpressionBuilder<Database, 'request_log'>;
+
+function rawConditions(eb: Raw, filter: AuditFilter, range: TimeRange): Expression<SqlBool> {
+  const all: Expression<SqlBool>[] = [eb('occurred_at', '>=', range.start), eb('occurred_at', '<', range.end)];
+  if (filter.accountId !== null) all.push(eb('account_id', '=', filter.accountId));
+  if (filter.mode !== null) all.push(eb('mode', '=', filter.mode));
+  if (filter.endpoint !== undefined) all.push(eb('endpoint', '=', filter.endpoint));
+  if (filter.failed !== undefined) all.push(eb('failed', '=', filter.failed ? 1 : 0) as Expression<SqlBool>);
+  if (filter.requestId !== undefined) all.push(eb('request_id', '=', filter.requestId));
+  return eb.and(all);
+}
+
+/** A page of entries, newest first (ties in time broken by insertion order). */
+export async function listEntries(db: Kysely<Database>, filter: AuditFilter, limit: number, offset: number): Promise<StoredEntry[]> {
+  const rows = await db
+    .selectFrom('request_log')
+    .selectAll()
+    .where((eb) => rawConditions(eb, filter, filter.range))
+    .orderBy('occurred_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return rows.map(storedEntry);
+}
+
+/**
+ * Every entry of the filter, newest first, a page at a time by position (occurred_at, id), so
+ * an export of a month never holds more than one page and never rereads skipped rows.
+ */
+export async function* streamEntries(db: Kysely<Database>, filter: AuditFilter, pageSize = 1000): AsyncGenerator<StoredEntry> {
+  let after: { at: Date; id: number } | undefined;
+  for (;;) {
+    const rows = await db
+      .selectFrom('request_log')
+      .selectAll()
+      .where((eb) => {
+        const base = rawConditions(eb, filter, filter.range);
+        if (!after) return base;
+        const { at, id } = after;
+        return eb.and([base, eb.or([eb('occurred_at', '<', at), eb.and([eb('occurred_at', '=', at), eb('id', '<', id)])])]);
+      })
+      .orderBy('occurred_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(pageSize)
+      .execute();
+    for (const row of rows) yield storedEntry(row);
+    if (rows.length < pageSize) return;
+    const last = rows[rows.length - 1]!;
+    after = { at: last.occurred_at, id: last.id };
+  }
+}
+
+/**
+ * Count, errors, latency and requests per endpoint of the filter, and its distinct client
+ * addresses. Whole hours come from the hourly rollups and only the partial hours at the range's
+ * edges from raw rows, so the cost does not grow with the rows in the range. A request-id filter
+ * names at most a few rows: those are read directly.
+ */
+export async function totals(db: Kysely<Database>, filter: AuditFilter): Promise<AuditTotals> {
+  if (filter.requestId !== undefined) return rawTotals(db, filter, [filter.range]);
+  const { raw, hours } = hourTiers(filter.range);
+  const [edges, whole, uniqueIps] = await Promise.all([
+    rawTotals(db, filter, raw),
+    hours ? rollupTotals(db, filter, hours) : undefined,
+    distinctIps(db, filter),
+  ]);
+  if (whole) {
+    edges.requests += whole.requests;
+    edges.errors += whole.errors;
+    edges.latencyMsSum += whole.latencyMsSum;
+    for (const [endpoint, n] of whole.byEndpoint) edges.byEndpoint.set(endpoint, (edges.byEndpoint.get(endpoint) ?? 0) + n);
+  }
+  edges.uniqueIps = uniqueIps;
+  return edges;
+}
+
+async function rawTotals(db: Kysely<Database>, filter: AuditFilter, ranges: TimeRange[]): Promise<AuditTotals> {
+  const result: AuditTotals = { requests: 0, errors: 0, latencyMsSum: 0, byEndpoint: new Map(), uniqueIps: 0 };
+  if (ranges.length === 0) return result;
+  const rows = await db
+    .selectFrom('request_log')
+    .select((eb) => [
+      'endpoint',
+      eb.fn.countAll<string>().as('requests'),
+      eb.fn.sum<string>('failed').as('errors'),
+      eb.fn.sum<string>('response_time_ms').as('latency'),
+    ])
+    .where((eb) => eb.or(ranges.map((range) => rawConditions(eb, filter, range))))
+    .groupBy('endpoint')
+    .execute();
+  for (const row of rows) {
+    result.requests += Number(row.requests);
+    result.errors += Number(row.errors);
+    result.latencyMsSum += Number(row.latency);
+    result.byEndpoint.set(row.endpoint, Number(row.requests));
+  }
+  if (filter.requestId !== undefined) {
+    const ips = await db.selectFrom('request_log').select((eb) => eb.fn.count<string>('ip_address').distinct().as('n'))
+      .where((eb) => rawConditions(eb, filter, filter.range)).executeTakeFirstOrThrow();
+    result.uniqueIps = Number(ips.n);
+  }
+  return result;
+}
+
+async function rollupTotals(db: Kysely<Database>, filter: AuditFilter, hours: TimeRange): Promise<AuditTotals> {
+  const rows = await db
+    .selectFrom('audit_hourly')
+    .select((eb) => [
+      'endpoint',
+      eb.fn.sum<string>('requests').as('requests'),
+      eb.fn.sum<string>('errors').as('errors'),
+      eb.fn.sum<string>('latency_ms_sum').as('latency'),
+    ])
+    .where((eb) => {
+      const all: Expression<SqlBool>[] = [eb('hour', '>=', hours.start), eb('hour', '<', hours.end)];
+      if (filter.accountId !== null) all.push(eb('account_id', '=', filter.accountId));
+      if (filter.mode !== null) all.push(eb('mode', '=', filter.mode));
+      if (filter.endpoint !== undefined) all.push(eb('endpoint', '=', filter.endpoint));
+      return eb.and(all);
+    })
+    .groupBy('endpoint')
+    .execute();
+  // Failed requests' latency is kept apart in the error rollup: the success-only or error-only
+  // average subtracts or takes it.
+  const errorLatency = filter.failed === undefined ? undefined : await errorLatencyByEndpoint(db, filter, hours);
+  const result: AuditTotals = { requests: 0, errors: 0, latencyMsSum: 0, byEndpoint: new Map(), uniqueIps: 0 };
+  for (const row of rows) {
+    const requests = Number(row.requests);
+    const errors = Number(row.errors);
+    const failedLatency = errorLatency?.get(row.endpoint) ?? 0;
+    const [count, latency] = filter.failed === undefined
+      ? [requests, Number(row.latency)]
+      : filter.failed ? [errors, failedLatency] : [requests - errors, Number(row.latency) - failedLatency];
+    if (count === 0) continue;
+    result.requests += count;
+    result.errors += filter.failed === false ? 0 : errors;
+    result.latencyMsSum += latency;
+    result.byEndpoint.set(row.endpoint, count);
+  }
+  return result;
+}
+
+async function errorLatencyByEndpoint(db: Kysely<Database>, filter: AuditFilter, hours: TimeRange): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('audit_errors_hourly')
+    .select((eb) => ['endpoint', eb.fn.sum<string>('latency_ms_sum').as('latency')])
+    .where((eb) => {
+      const all: Expression<SqlBool>[] = [eb('hour', '>=', hours.start), eb('hour', '<', hours.end)];
+      if (filter.accountId !== null) all.push(eb('account_id', '=', filter.accountId));
+      if (filter.mode !== null) all.push(eb('mode', '=', filter.mode));
+      if (filter.endpoint !== undefined) all.push(eb('endpoint', '=', filter.endpoint));
+      return eb.and(all);
+    })
+    .groupBy('endpoint')
+    .execute();
+  return new Map(rows.map((r) => [r.endpoint, Number(r.latency)]));
+}
+
+/** Distinct client addresses: raw rows at the edges, hourly sets around whole days, daily sets inside. */
+async function distinctIps(db: Kysely<Database>, filter: AuditFilter): Promise<number> {
+  const tiers = dayTiers(filter.range);
+  const scope = (table: string) => sql.join([
+    ...(filter.accountId !== null ? [sql`${sql.ref(`${table}.account_id`)} = ${filter.accountId}`] : []),
+    ...(filter.mode !== null ? [sql`${sql.ref(`${table}.mode`)} = ${filter.mode}`] : []),
+    ...(filter.endpoint !== undefined ? [sql`${sql.ref(`${table}.endpoint`)} = ${filter.endpoint}`] : []),
+    ...(filter.failed !== undefined ? [sql`${sql.ref(`${table}.failed`)} = ${filter.failed ? 1 : 0}`] : []),
+    sql`1 = 1`,
+  ], sql` AND `);
+  const within = (column: string, ranges: TimeRange[]) =>
+    sql`(${sql.join(ranges.map((r) => sql`(${sql.ref(column)} >= ${r.start} AND ${sql.ref(column)} < ${r.end})`), sql` OR `)})`;
+  const parts = [
+    ...(tiers.raw.length > 0 ? [sql`SELECT ip_address AS ip FROM request_log WHERE ${scope('request_log')} AND ${within('occurred_at', tiers.raw)}`] : []),
+    ...(tiers.hours.length > 0 ? [sql`SELECT ip FROM audit_ips_hourly WHERE ${scope('audit_ips_hourly')} AND ${within('hour', tiers.hours)}`] : []),
+    ...(tiers.days.length > 0 ? [sql`SELECT ip FROM audit_ips_daily WHERE ${scope('audit_ips_daily')} AND ${within('day', tiers.days)}`] : []),
+  ];
+  if (parts.length === 0) return 0;
+  const result = await sql<{ n: string }>`SELECT COUNT(DISTINCT ip) AS n FROM (${sql.join(parts, sql` UNION ALL `)}) AS ips`.execute(db);
+  return Number(result.rows[0]?.n ?? 0);
+}
