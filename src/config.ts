@@ -77,6 +77,8 @@ export interface Config {
     readonly rollupRetentionDays: number;
     /** Entries that may wait in Redis for MySQL before new ones are dropped (AUDIT_BACKLOG_MAX). */
     readonly backlogMax: number;
+    /** How long entries a writer took stay unwritten before another process takes them over (AUDIT_CLAIM_IDLE_MS). */
+    readonly claimIdleMs: number;
   };
 }
 
@@ -251,6 +253,7 @@ export function loadConfig(env: Env = process.env): Config {
       retentionDays: integer(env, 'AUDIT_RETENTION_DAYS', 90, 1, 3650),
       rollupRetentionDays: integer(env, 'AUDIT_ROLLUP_RETENTION_DAYS', 730, 1, 36_500),
       backlogMax: integer(env, 'AUDIT_BACKLOG_MAX', 500_000, 1000, 100_000_000),
+      claimIdleMs: integer(env, 'AUDIT_CLAIM_IDLE_MS', 30_000, 1000, 3_600_000),
     },
   };
   return deepFreeze(config);

@@ -111,7 +111,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
 
   // Every process writes captured audit entries to MySQL and competes for the hourly retention run.
   const auditDrain = new AuditDrain(redis, openRedis(config.redisUrl, loggedOutages(logger, 'audit-writer')), storage.db, config.queuePrefix,
-    auditObserver(metrics), logger, { batchSize: 500, claimIdleMs: 30_000, blockMs: 1000 });
+    auditObserver(metrics), logger, { batchSize: 500, claimIdleMs: config.audit.claimIdleMs, blockMs: 1000 });
   auditDrain.start();
   const retention = new RetentionJob(redis, storage.db, config.queuePrefix,
     { auditDays: config.audit.retentionDays, rollupDays: config.audit.rollupRetentionDays }, logger);

@@ -191,24 +191,28 @@ export function createMetrics(role: Role, sources: MetricSources = {}) {
       labelNames: ['queue', 'state'] as const,
       registers: [registry],
       async collect() {
+        const depths = await lastKnown(read);
+        if (!depths) return;
         this.reset();
-        for (const { queue, state, count } of await read()) this.set({ queue, state }, count);
+        for (const { queue, state, count } of depths) this.set({ queue, state }, count);
       },
     });
   }
   if (sources.indexSegments) {
     const read = sources.indexSegments;
     // Both gauges are collected at once: they share one query, so a scrape shows one snapshot.
-    let reading: Promise<IndexSegmentStats[]> | undefined;
-    const stats = () => (reading ??= read().finally(() => { reading = undefined; }));
+    let reading: Promise<IndexSegmentStats[] | undefined> | undefined;
+    const stats = () => (reading ??= lastKnown(read).finally(() => { reading = undefined; }));
     new client.Gauge({
       name: 'sev_index_segments',
       help: 'Active search-index segments by mode and level (the same for every process: read from MySQL)',
       labelNames: ['mode', 'level'] as const,
       registers: [registry],
       async collect() {
+        const read = await stats();
+        if (!read) return;
         this.reset();
-        for (const { mode, level, segments } of await stats()) this.set({ mode, level }, segments);
+        for (const { mode, level, segments } of read) this.set({ mode, level }, segments);
       },
     });
     new client.Gauge({
@@ -217,9 +221,11 @@ export function createMetrics(role: Role, sources: MetricSources = {}) {
       labelNames: ['mode', 'kind'] as const,
       registers: [registry],
       async collect() {
+        const read = await stats();
+        if (!read) return;
         this.reset();
         const byMode = new Map<string, { live: number; dead: number }>();
-        for (const { mode, postings, deadPostings } of await stats()) {
+        for (const { mode, postings, deadPostings } of read) {
           const sum = byMode.get(mode) ?? { live: 0, dead: 0 };
           sum.live += postings - deadPostings;
           sum.dead += deadPostings;
@@ -251,13 +257,29 @@ export function createMetrics(role: Role, sources: MetricSources = {}) {
     const read = sources.workersAlive;
     new client.Gauge({
       name: 'sev_workers_alive', help: 'Workers with a fresh heartbeat', registers: [registry],
-      async collect() { this.set(await read()); },
+      async collect() {
+        const alive = await lastKnown(read);
+        if (alive !== undefined) this.set(alive);
+      },
     });
   }
   return metrics;
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/**
+ * A gauge's reading from MySQL or Redis, or undefined when that store does not answer: the gauge
+ * then keeps its last value, and the scrape still succeeds. An outage is when the other metrics
+ * (audit backlog, errors) matter most.
+ */
+async function lastKnown<T>(read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch {
+    return undefined;
+  }
+}
 
 /** What the audit capture and writer report to (see AuditCapture and AuditDrain). */
 export function auditObserver(metrics: Metrics) {

@@ -1,0 +1,167 @@
+import { expect } from 'chai';
+import path from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { sql } from 'kysely';
+import { openStorage, type Storage } from '../src/storage/connection.js';
+import { migrateToLatest } from '../src/storage/migrate.js';
+import { writeAuditBatch } from '../src/monitor/request-log.repository.js';
+import type { AuditEntry } from '../src/monitor/audit-entry.js';
+import { RetentionJob } from '../src/monitor/retention.js';
+import { openRedis } from '../src/redis/connection.js';
+import { createLogger } from '../src/log/logger.js';
+import { newRequestId } from '../src/http/middleware/request-id.js';
+import { PROJECT_ROOT } from '../src/paths.js';
+import { call, startTestService, testEnv, TEST_KEY, type TestService } from './helpers/service.js';
+import { dropFreshDatabase, freshDatabase, runPrefix } from './helpers/run-scope.js';
+import { databaseUrl } from './helpers/database.js';
+import { TcpProxy } from './helpers/tcp-proxy.js';
+import { until } from './helpers/wait.js';
+
+function entry(overrides: Partial<AuditEntry> = {}): AuditEntry {
+  const id = newRequestId();
+  return {
+    entryId: id, requestId: id, occurredAt: new Date(), principalId: 'key_1', accountId: 'acct_1', mode: 'live', method: 'GET',
+    endpoint: '/v1/auth/whoami', status: 200, responseTimeMs: 12, ipAddress: '192.0.2.1', userAgent: 'client/1', requestSize: 0,
+    responseSize: 100, cacheHit: false, region: 'local', errorCode: null, errorParameter: null, extra: null, ...overrides,
+  };
+}
+
+async function countLogged(storage: Storage, requestIds: string[]): Promise<number> {
+  if (requestIds.length === 0) return 0;
+  const row = await storage.db.selectFrom('request_log').select((eb) => eb.fn.countAll<string>().as('n')).where('request_id', 'in', requestIds).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+describe('audit capture: nothing lost, nothing twice', function () {
+  this.timeout(90_000);
+  let storage: Storage;
+  let dbUrl: string;
+
+  before(async () => {
+    dbUrl = await freshDatabase('audit_capture');
+    storage = openStorage(dbUrl, 4);
+    await migrateToLatest(storage.db);
+  });
+  after(async () => {
+    await storage?.close();
+    await dropFreshDatabase('audit_capture');
+  });
+
+  it('writes a batch delivered twice once, in the log and in every rollup', async () => {
+    const entries = [entry(), entry({ status: 400, errorCode: 'INVALID_PARAMETER', errorParameter: 'limit' }), entry({ ipAddress: '192.0.2.2' })];
+    // A client may reuse its own request id: two requests, two entries.
+    entries.push(entry({ requestId: entries[0]!.requestId }));
+    expect(await writeAuditBatch(storage.db, entries)).to.deep.equal({ written: 4, duplicates: 0 });
+    expect(await writeAuditBatch(storage.db, [...entries, entries[1]!])).to.deep.equal({ written: 0, duplicates: 5 });
+
+    expect(await countLogged(storage, entries.map((e) => e.requestId))).to.equal(4);
+    const hourly = await storage.db.selectFrom('audit_hourly').select((eb) => [eb.fn.sum<string>('requests').as('r'), eb.fn.sum<string>('errors').as('e')])
+      .where('account_id', '=', 'acct_1').executeTakeFirstOrThrow();
+    expect([Number(hourly.r), Number(hourly.e)]).to.deep.equal([4, 1]);
+    const errors = await storage.db.selectFrom('audit_errors_hourly').selectAll().where('account_id', '=', 'acct_1').execute();
+    expect(errors.map((e) => [e.error_code, e.parameter, e.agent, Number(e.errors)])).to.deep.equal([['INVALID_PARAMETER', 'limit', 'client/1', 1]]);
+    const ips = await storage.db.selectFrom('audit_ips_daily').select('ip').distinct().where('account_id', '=', 'acct_1').execute();
+    expect(ips.map((r) => r.ip).sort()).to.deep.equal(['192.0.2.1', '192.0.2.2']);
+  });
+
+  it('deletes raw rows and rollups past their retention, once per hour across processes', async () => {
+    const old = new Date(Date.now() - 100 * 86_400_000);
+    const older = new Date(Date.now() - 800 * 86_400_000);
+    await writeAuditBatch(storage.db, [entry({ accountId: 'acct_old', occurredAt: old }), entry({ accountId: 'acct_old', occurredAt: older })]);
+    const redis = openRedis('redis://127.0.0.1:6379', { lost: () => undefined, restored: () => undefined });
+    try {
+      const prefix = runPrefix();
+      const logger = createLogger('silent', 'all');
+      const jobs = [1, 2].map(() => new RetentionJob(redis, storage.db, prefix, { auditDays: 90, rollupDays: 730 }, logger));
+      const ran = await Promise.all(jobs.map((job) => job.runIfLeased()));
+      expect(ran.filter(Boolean), 'one process runs it').to.have.length(1);
+      const raw = await storage.db.selectFrom('request_log').select('occurred_at').where('account_id', '=', 'acct_old').execute();
+      expect(raw).to.have.length(0);
+      const rollups = await storage.db.selectFrom('audit_hourly').select('hour').where('account_id', '=', 'acct_old').execute();
+      // The 100-day-old hour is kept as a rollup (730 days); the 800-day-old one is gone.
+      expect(rollups.map((r) => r.hour.getTime())).to.deep.equal([Math.floor(old.getTime() / 3_600_000) * 3_600_000]);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  describe('while MySQL is unreachable', () => {
+    let proxy: TcpProxy;
+    let service: TestService;
+
+    before(async () => {
+      const started = await TcpProxy.start(3306);
+      proxy = started.proxy;
+      const name = new URL(dbUrl).pathname.slice(1);
+      service = await startTestService({ DATABASE_URL: databaseUrl(`mysql://root@127.0.0.1:${started.port}`, name), SHUTDOWN_TIMEOUT_MS: '3000' });
+    });
+    after(async () => {
+      proxy.restore();
+      await service?.close();
+      await proxy?.close();
+    });
+
+    it('keeps the entries of requests answered meanwhile and writes them when it returns', async () => {
+      proxy.cut();
+      const ids: string[] = [];
+      for (let i = 0; i < 10; i++) {
+        const res = await call(service.url, '/v1/auth/whoami');
+        expect(res.status).to.equal(200);
+        ids.push(res.json.request_id);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(await countLogged(storage, ids), 'nothing written during the outage').to.equal(0);
+      const metrics = await (await fetch(`${service.url}/metrics`)).text();
+      expect(metrics).to.match(/sev_audit_batch_retries_total\{[^}]*\} [1-9]/);
+
+      proxy.restore();
+      await until(async () => (await countLogged(storage, ids)) === ids.length, 30_000);
+    });
+  });
+
+  it('has every request a killed API process answered in the log', async () => {
+    const env = testEnv({ DATABASE_URL: dbUrl, AUDIT_CLAIM_IDLE_MS: '1500' });
+    // The survivor: a process of the same deployment that takes over what the dead one left.
+    const survivor = await startTestService({ DATABASE_URL: dbUrl, QUEUE_PREFIX: env.QUEUE_PREFIX!, AUDIT_CLAIM_IDLE_MS: '1500' }, 'worker');
+    let api: ChildProcess | undefined;
+    try {
+      api = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist/src/main.js'), '--role=api'], { env: { ...process.env, ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'ignore'] });
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        api!.stdout!.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          const match = /listening on (http:\/\/[^\s"]+)/.exec(out);
+          if (match) resolve(match[1]!);
+        });
+        api!.once('exit', () => reject(new Error(`API process exited: ${out}`)));
+      });
+      const answered: string[] = [];
+      let stop = false;
+      const client = async () => {
+        while (!stop) {
+          try {
+            const res = await fetch(`${url}/v1/auth/whoami`, { headers: { authorization: `Bearer ${TEST_KEY}` } });
+            const body = (await res.json()) as { request_id: string };
+            answered.push(body.request_id);
+          } catch {
+            return; // the process is gone
+          }
+        }
+      };
+      const clients = Array.from({ length: 8 }, client);
+      await until(async () => answered.length >= 300, 30_000);
+      api.kill('SIGKILL');
+      stop = true;
+      await Promise.all(clients);
+      expect(answered.length).to.be.at.least(300);
+      await until(async () => (await countLogged(storage, answered)) === answered.length, 30_000).catch(async () => {
+        throw new Error(`${await countLogged(storage, answered)} of ${answered.length} answered requests in the log`);
+      });
+      const rows = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM request_log WHERE request_id IN (${sql.join(answered)}) GROUP BY request_id HAVING n > 1`.execute(storage.db);
+      expect(rows.rows, 'no entry twice').to.have.length(0);
+    } finally {
+      api?.kill('SIGKILL');
+      await survivor.close();
+    }
+  });
+});
