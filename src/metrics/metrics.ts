@@ -1,4 +1,5 @@
 import client from 'prom-client';
+import { createTenantMetrics, type TenantDetail } from './tenant-metrics.js';
 
 /**
  * Every Prometheus metric of the service is declared here and nowhere else. Gauges that mirror
@@ -39,7 +40,12 @@ const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 /** A merge of a few small segments takes well under a second; one of the top levels, minutes. */
 const MERGE_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800];
 
-export function createMetrics(role: Role, sources: MetricSources = {}) {
+export interface MetricOptions {
+  /** What the tenant metrics break requests down by (TENANT_METRICS): key and account, account only, or nothing. */
+  tenants?: TenantDetail;
+}
+
+export function createMetrics(role: Role, sources: MetricSources = {}, options: MetricOptions = {}) {
   const registry = new client.Registry();
   registry.setDefaultLabels({ role });
   client.collectDefaultMetrics({ register: registry });
@@ -153,6 +159,8 @@ export function createMetrics(role: Role, sources: MetricSources = {}) {
       help: 'Live result-cache entries evicted because their namespace passed CACHE_NAMESPACE_MAX_MB',
       registers: [registry],
     }),
+    /** Requests, errors, latency and quota use per account and key (src/metrics/tenant-metrics.ts). */
+    tenants: createTenantMetrics(registry, options.tenants ?? 'key', LATENCY_BUCKETS),
   };
   // Present from the start, so that increase() over the first failure after a restart is not lost.
   for (const outcome of ['completed', 'failed']) metrics.indexMerges.inc({ outcome }, 0);
