@@ -67,6 +67,8 @@ export interface Config {
   /** Circuit breaker of each upstream service (SearXNG, the summarizer). */
   readonly upstreamBreaker: { readonly failures: number; readonly windowMs: number; readonly cooldownMs: number };
   readonly shutdownTimeoutMs: number;
+  /** What the tenant metrics are broken down by: key (and account), account only, or off (none exported). */
+  readonly tenantMetrics: 'key' | 'account' | 'off';
   readonly logLevel: string;
   /** The region this process reports in audit entries, health and live metrics (REGION). */
   readonly region: string;
@@ -247,6 +249,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     crawlMaxUnfinished: integer(env, 'CRAWL_MAX_UNFINISHED', 5, 1, 1000),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, 1000, 600_000),
+    tenantMetrics: enumValue(env, 'TENANT_METRICS', 'key', ['key', 'account', 'off']),
     logLevel: enumValue(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     region: text(env, 'REGION', 'local'),
     audit: {

@@ -95,7 +95,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
     ...(role !== 'worker'
       ? { workersAlive: async () => (await listWorkers(redis, config.queuePrefix, heartbeatMs)).filter((w) => w.status === 'alive').length }
       : {}),
-  });
+  }, { tenants: config.tenantMetrics });
   if (role !== 'api') {
     pool = createCpuPool({
       threads: config.poolSize, taskTimeoutMs: config.poolTaskTimeoutMs, metrics,

@@ -51,6 +51,7 @@ describe('config', () => {
       expect(config.logLevel).to.equal('info');
       expect(config.fetch.perHostConcurrency).to.equal(2);
       expect(config.fetch.respectRobots).to.equal(false);
+      expect(config.tenantMetrics).to.equal('key');
     });
 
     it('treats empty and blank values as unset', () => {
@@ -273,6 +274,7 @@ describe('config', () => {
       [{ UPSTREAM_BREAKER_FAILURES: '0' }, 'UPSTREAM_BREAKER_FAILURES'],
       [{ UPSTREAM_BREAKER_WINDOW_MS: '10' }, 'UPSTREAM_BREAKER_WINDOW_MS'],
       [{ UPSTREAM_BREAKER_COOLDOWN_MS: '1.5' }, 'UPSTREAM_BREAKER_COOLDOWN_MS'],
+      [{ TENANT_METRICS: 'keys' }, 'TENANT_METRICS'],
     ];
     for (const [env, variable] of cases) {
       it(`${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')} → ${variable}`, () => {

@@ -58,7 +58,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(authenticate(deps.authenticator, addressLimit));
   app.use(rateLimit(deps.redis, deps.config.queuePrefix));
   app.use(authorize());
-  app.use(usage(deps.usageMeter, deps.usageRecorder, deps.clock));
+  app.use(usage(deps.usageMeter, deps.usageRecorder, deps.clock, deps.metrics.tenants));
   app.use(router.routes());
 
   // Errors are rendered by the envelope middleware; Koa's own handler would only log them twice.

@@ -1,4 +1,5 @@
 import client from 'prom-client';
+import { createTenantMetrics, type TenantDetail } from './tenant-metrics.js';
 
 /**
  * Every Prometheus metric of the service is declared here and nowhere else. Gauges that mirror
@@ -39,7 +40,12 @@ const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 /** A merge of a few small segments takes well under a second; one of the top levels, minutes. */
 const MERGE_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800];
 
-export function createMetrics(role: Role, sources: MetricSources = {}) {
+export interface MetricOptions {
+  /** What the tenant metrics break requests down by (TENANT_METRICS): key and account, account only, or nothing. */
+  tenants?: TenantDetail;
+}
+
+export function createMetrics(role: Role, sources: MetricSources = {}, options: MetricOptions = {}) {
   const registry = new client.Registry();
   registry.setDefaultLabels({ role });
   client.collectDefaultMetrics({ register: registry });
@@ -175,6 +181,8 @@ export function createMetrics(role: Role, sources: MetricSources = {}) {
       help: 'Age of the oldest audit entry not yet written to the log and its rollups',
       registers: [registry],
     }),
+    /** Requests, errors, latency and quota use per account and key (src/metrics/tenant-metrics.ts). */
+    tenants: createTenantMetrics(registry, options.tenants ?? 'key', LATENCY_BUCKETS),
   };
   for (const outcome of ['written', 'duplicate', 'dropped']) metrics.auditEntries.inc({ outcome }, 0);
   for (const queue of ['stream', 'buffer']) metrics.auditBacklog.set({ queue }, 0);

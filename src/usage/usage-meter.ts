@@ -80,6 +80,15 @@ interface Periods {
 export interface Admission {
   window: WindowCount;
   refusal?: ApiError;
+  /** The account's count this month once the quotas admitted the request, or refused it for the month (for the tenant metrics). */
+  month?: MonthUse;
+}
+
+export interface MonthUse {
+  used: number;
+  /** The account's monthly limit in the key's mode; null for none. */
+  limit: number | null;
+  resetsAt: Date;
 }
 
 export interface KeyUsage {
@@ -136,8 +145,8 @@ export class UsageMeter {
     );
     const count = { used, msLeft };
     if (used > principal.rateLimitPerMinute) return { window: count };
-    const refusal = await this.settle(principal, accountId, counters, periods, now, quota as ScriptResult);
-    return refusal ? { window: count, refusal } : { window: count };
+    const settled = await this.settle(principal, accountId, counters, periods, now, quota as ScriptResult);
+    return { window: count, ...settled };
   }
 
   /** A key's use today and its account's this month, as the limits see them. */
@@ -163,16 +172,24 @@ export class UsageMeter {
     return counted !== null ? Number(counted) : monthlyUsage(this.db, accountId, mode, month);
   }
 
-  /** Seeds missing counters and retries until the quotas admit the request (undefined) or refuse it (the 429). */
-  private async settle(principal: Principal, accountId: string, counters: Counter[], periods: Periods, now: Date, first: ScriptResult): Promise<ApiError | undefined> {
+  /**
+   * Seeds missing counters and retries until the quotas admit the request (no refusal) or refuse
+   * it (the 429), with the month's count when the script returned it: counters[0] is the month's.
+   */
+  private async settle(principal: Principal, accountId: string, counters: Counter[], periods: Periods, now: Date, first: ScriptResult): Promise<Omit<Admission, 'window'>> {
     let result = first;
+    const month = counters[0]!;
+    const use = (used: number): MonthUse => ({ used, limit: month.limit, resetsAt: month.expiresAt });
     for (let seeded = 0; ; seeded++) {
       if (result[0] === 0) {
         this.recorder.count(accountId, principal.mode, principal.id, periods.month, periods.day);
-        return undefined;
+        return { month: use(result[1]!) };
       }
       const counter = counters[result[1] - 1]!;
-      if (result[0] === 2) return this.limitError(principal, counter, result[2], now);
+      if (result[0] === 2) {
+        const refusal = this.limitError(principal, counter, result[2], now);
+        return counter === month ? { refusal, month: use(result[2]) } : { refusal };
+      }
       if (seeded === counters.length) throw new Error('usage counters could not be seeded');
       await this.seed(principal, accountId, counter, periods);
       result = await this.checkAndCount(counters.length, ...counters.map((c) => c.key), ...counters.map((c) => c.limit ?? -1));

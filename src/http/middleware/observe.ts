@@ -1,12 +1,15 @@
 import type { Middleware } from 'koa';
 import type { Metrics } from '../../metrics/metrics.js';
+import type { TenantLabels } from '../../metrics/tenant-metrics.js';
+import type { Principal } from '../../auth/principal.js';
 import type { AppState } from '../context.js';
 
 /**
  * Metrics and the access log wrap everything below them, so they see the final status of every
  * response, including 404s and authentication failures. Routes are labelled by their template
  * (/v1/auth/keys/:id), never by the raw path, to keep label cardinality bounded; error codes
- * come from the one catalogue, so they are bounded too.
+ * come from the one catalogue, so they are bounded too. Requests to authenticated routes are
+ * also counted per tenant (account and key; src/metrics/tenant-metrics.ts).
  */
 export function observe(metrics: Metrics): Middleware<AppState> {
   // Children bound to their labels once: prom-client would otherwise hash the label set of every
@@ -36,6 +39,10 @@ export function observe(metrics: Metrics): Middleware<AppState> {
       children.duration.observe(seconds);
       const code = ctx.status >= 400 ? (ctx.body as { error?: { code?: string } } | undefined)?.error?.code : undefined;
       if (code) metrics.httpErrors.inc({ route, code });
+      if (ctx.state.route?.scope) {
+        const { account, key, mode } = tenantOf(ctx.state.principal);
+        metrics.tenants.request({ account, key, mode, status: ctx.status, code, seconds });
+      }
       // The line's fields are only gathered when it is written.
       if (ctx.state.log.isLevelEnabled('info')) {
         ctx.state.log.info(
@@ -48,4 +55,12 @@ export function observe(metrics: Metrics): Middleware<AppState> {
       }
     }
   };
+}
+
+const ANONYMOUS: TenantLabels = { account: 'anonymous', key: 'anonymous', mode: 'none' };
+
+/** The tenant labels of a request: its key's account, `master` for the master key, `anonymous` before a key is accepted. */
+function tenantOf(principal: Principal | undefined): TenantLabels {
+  if (!principal) return ANONYMOUS;
+  return { account: principal.kind === 'master' ? 'master' : principal.accountId ?? '', key: principal.id, mode: principal.mode };
 }
