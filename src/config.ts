@@ -73,6 +73,11 @@ export interface Config {
   /** The region this process reports in audit entries, health and live metrics (REGION). */
   readonly region: string;
   readonly audit: {
+    /**
+     * Whether requests are captured at all (AUDIT_CAPTURE=off: no audit log, and usage and error
+     * analytics see no traffic; for measuring what capture costs, or a deployment that must keep none).
+     */
+    readonly capture: boolean;
     /** Days raw audit rows are kept (AUDIT_RETENTION_DAYS). */
     readonly retentionDays: number;
     /** Days hourly rollups are kept: usage and error analytics reach this far back (AUDIT_ROLLUP_RETENTION_DAYS). */
@@ -253,6 +258,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: enumValue(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     region: text(env, 'REGION', 'local'),
     audit: {
+      capture: enumValue(env, 'AUDIT_CAPTURE', 'on', ['on', 'off']) === 'on',
       retentionDays: integer(env, 'AUDIT_RETENTION_DAYS', 90, 1, 3650),
       rollupRetentionDays: integer(env, 'AUDIT_ROLLUP_RETENTION_DAYS', 730, 1, 36_500),
       backlogMax: integer(env, 'AUDIT_BACKLOG_MAX', 500_000, 1000, 100_000_000),

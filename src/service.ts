@@ -109,10 +109,11 @@ export async function startService(config: Config, role: Role, logger: Logger, o
     workers = startWorkers({ config, logger, metrics, pool, db: storage.db, redis, connection, index });
   }
 
-  // Every process writes captured audit entries to MySQL and competes for the hourly retention run.
-  const auditDrain = new AuditDrain(redis, openRedis(config.redisUrl, loggedOutages(logger, 'audit-writer')), storage.db, config.queuePrefix,
-    auditObserver(metrics), logger, { batchSize: 500, claimIdleMs: config.audit.claimIdleMs, blockMs: 1000 });
-  auditDrain.start();
+  // Worker processes (and the all-in-one process) write captured audit entries to MySQL; API
+  // processes only hand them off, so writing them never takes CPU from answering requests.
+  const auditDrain = role === 'api' ? undefined : new AuditDrain(redis, openRedis(config.redisUrl, loggedOutages(logger, 'audit-writer')), storage.db,
+    config.queuePrefix, auditObserver(metrics), logger, { batchSize: 500, claimIdleMs: config.audit.claimIdleMs, blockMs: 1000, lingerMs: 200 });
+  auditDrain?.start();
   const retention = new RetentionJob(redis, storage.db, config.queuePrefix,
     { auditDays: config.audit.retentionDays, rollupDays: config.audit.rollupRetentionDays }, logger);
   retention.start();
@@ -147,8 +148,11 @@ export async function startService(config: Config, role: Role, logger: Logger, o
     const resultCache = new ResultCache(redis, config.queuePrefix, clock, metrics, {
       namespaceMaxBytes: config.cacheNamespaceMaxBytes, logger, ...(near ? { near } : {}),
     });
-    const auditCapture = new AuditCapture(redis, config.queuePrefix, auditObserver(metrics), logger,
-      { maxBacklog: config.audit.backlogMax, maxBuffered: 100_000, handoffTimeoutMs: 1000 });
+    const auditCapture = config.audit.capture
+      // A connection of its own: on the shared one, writes are corked until the next check phase
+      // (coalesced-writes.ts), and a batch sent from the check phase would wait a whole turn.
+      ? new AuditCapture(openRedis(config.redisUrl, loggedOutages(logger, 'audit-capture')), config.queuePrefix, auditObserver(metrics), logger, { maxBacklog: config.audit.backlogMax, maxBuffered: 100_000, handoffTimeoutMs: 1000 })
+      : undefined;
     const usageRecorder = new UsageRecorder(storage.db, logger);
     const usageMeter = new UsageMeter(redis, storage.db, config.queuePrefix, clock, usageRecorder);
     health.start(HEALTH_PROBE_INTERVAL_MS);
@@ -189,7 +193,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
     });
     http = await listen(config, app.callback());
     closeApi = async () => {
-      await Promise.all([auditCapture.close(), usageRecorder.close(), keyCache.close(), resultCache.close().then(() => near?.close())]);
+      await Promise.all([auditCapture?.close(), usageRecorder.close(), keyCache.close(), resultCache.close().then(() => near?.close())]);
       await Promise.all(QUEUE_NAMES.map((name) => queueEvents[name].close()));
     };
   }
@@ -212,7 +216,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
     }
     await closeApi();
     retention.stop();
-    await auditDrain.stop();
+    await auditDrain?.stop();
     await index?.close();
     await Promise.all(QUEUE_NAMES.map((name) => queues[name].close()));
     await pool?.close();

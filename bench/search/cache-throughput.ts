@@ -20,6 +20,13 @@
  *  - cache query: GET /v1/cache/query of a stored entry: the same path, metered and audited,
  *            without a body to parse (the stand-in while POST /v1/search did not exist).
  *
+ *  - capture off: the same search on a second API service of the same deployment (same Redis
+ *            prefix, database, key and cached answer) started with AUDIT_CAPTURE=off: the
+ *            difference to the search scenario is what handing every request's audit entry to
+ *            Redis costs (the target: at most 5 %). API processes only hand entries off; after
+ *            the runs a worker process of the same deployment writes the backlog to MySQL, timed:
+ *            the entries per second one writer keeps up with, and its CPU per entry.
+ *
  * Limits stay out of the way without being switched off: the key's account is on a plan of
  * 10 000 000 requests a minute and no daily or monthly limit (temporary PLANS_FILE), so every
  * check still runs. The API role runs alone (workers and the pool would only compete for the two
@@ -29,6 +36,8 @@
 import os from 'node:os';
 import Koa from 'koa';
 import { Pool } from 'undici';
+import { Redis } from 'ioredis';
+import { auditStreamKey } from '../../src/monitor/audit-stream.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log/logger.js';
 import { startService } from '../../src/service.js';
@@ -56,6 +65,9 @@ const config = loadConfig(testEnv({
 const logLevel = process.env.BENCH_LOG_LEVEL ?? 'silent';
 const service = await startService(config, 'api', createLogger(logLevel, 'api'));
 const servicePool = new Pool(service.url, { connections: concurrency });
+const uncaptured = await startService(loadConfig({ ...testEnv({ ...plan.env, KEY_CACHE_TTL_S: '3600', SEARCH_CACHE_TTL_S: '86400', AUDIT_CAPTURE: 'off' }), QUEUE_PREFIX: config.queuePrefix }),
+  'api', createLogger(logLevel, 'api'));
+const uncapturedPool = new Pool(uncaptured.url, { connections: concurrency });
 
 interface Answer { status: number; text: string }
 
@@ -153,8 +165,10 @@ const { port } = bareServer.address() as { port: number };
 const barePool = new Pool(`http://127.0.0.1:${port}`, { connections: concurrency });
 const measured = [main, ...(search ? [cacheQuery] : [])];
 for (const s of measured) s.bare = scenario(`bare Koa JSON handler (same ${s.method})`, barePool, s.method, s.path, s.headers, s.body);
+const withoutCapture = scenario(`${main.name}, capture off`, uncapturedPool, main.method, main.path, main.headers, main.body);
+withoutCapture.bare = main.bare!;
 
-const scenarios = measured.flatMap((s) => [s.bare!, s]);
+const scenarios = [...measured.flatMap((s) => [s.bare!, s]), withoutCapture];
 
 async function one(s: Scenario): Promise<number> {
   const started = performance.now();
@@ -199,10 +213,33 @@ console.log('');
 const bare = main.bare!;
 console.log(`${main.name}: ${((rps(main) / rps(bare)) * 100).toFixed(1)} % of the bare handler's requests per second (target: at least 40 %); `
   + `by CPU per request in this process, ${((cpuPerRequest(bare) / cpuPerRequest(main)) * 100).toFixed(1)} %`);
+console.log(`audit capture costs ${((1 - rps(main) / rps(withoutCapture)) * 100).toFixed(1)} % of ${main.name}'s requests per second `
+  + `(${rps(main).toFixed(0)} with, ${rps(withoutCapture).toFixed(0)} without; target: at most 5 %); `
+  + `CPU per request ${cpuPerRequest(main).toFixed(0)} µs with, ${cpuPerRequest(withoutCapture).toFixed(0)} µs without`);
+
+// What the runs captured, written by a worker as a deployment would: how fast one writer drains it.
+const streamKey = auditStreamKey(config.queuePrefix);
+const redis = new Redis(config.redisUrl);
+const written = async (): Promise<number> => {
+  const metrics = await (await fetch(`${writer.url}/metrics`)).text();
+  return Number(/^sev_audit_entries_total\{outcome="written"[^}]*\} (\d+)/m.exec(metrics)?.[1] ?? 0);
+};
+const records = await redis.xlen(streamKey);
+const drainStarted = performance.now();
+const drainCpu = process.cpuUsage();
+const writer = await startService(config, 'worker', createLogger(logLevel, 'worker'));
+while ((await redis.xlen(streamKey)) > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+const drainSeconds = (performance.now() - drainStarted) / 1000;
+const drainMicros = process.cpuUsage(drainCpu);
+const entries = await written();
+console.log(`the worker wrote ${entries} captured entries (${records} stream records) to MySQL in ${drainSeconds.toFixed(1)} s: `
+  + `${(entries / drainSeconds).toFixed(0)} entries/s, ${((drainMicros.user + drainMicros.system) / entries).toFixed(1)} µs of this process' CPU per entry (MySQL's own CPU not included)`);
+await writer.close();
+redis.disconnect();
 
 // The bench key is revoked so no live key is left behind in the database.
 await setup('POST', `/v1/auth/keys/${key.id}/revoke`, {});
-await Promise.all([servicePool.close(), barePool.close()]);
+await Promise.all([servicePool.close(), barePool.close(), uncapturedPool.close()]);
 bareServer.close();
-await service.close();
+await Promise.all([service.close(), uncaptured.close()]);
 plan.remove();

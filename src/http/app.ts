@@ -47,7 +47,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   }
 
   app.use(requestId(deps.logger));
-  app.use(audit(deps.auditCapture, deps.config.region));
+  if (deps.auditCapture) app.use(audit(deps.auditCapture, deps.config.region));
   app.use(observe(deps.metrics));
   app.use(errorEnvelope(deps.config.upgradeUrl));
   const addressLimit = new AddressLimit(deps.redis, deps.config.queuePrefix, deps.config.authFailuresPerMinute);

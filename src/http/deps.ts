@@ -51,7 +51,8 @@ export interface AppDeps {
   metrics: Metrics;
   /** Where the rate limit keeps its per-key windows and the address limit its failed authentications, shared by every API process. */
   redis: Redis;
-  auditCapture: AuditCapture;
+  /** Undefined when AUDIT_CAPTURE=off. */
+  auditCapture: AuditCapture | undefined;
   authenticator: Authenticator;
   usageMeter: UsageMeter;
   usageRecorder: UsageRecorder;

@@ -1,7 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log/logger.js';
-import type { AuditEntry } from './audit-entry.js';
-import { encodeEntry } from './audit-entry.js';
+import { encodeEntries, type AuditEntry } from './audit-entry.js';
 import { auditStreamKey, ENTRY_FIELD } from './audit-stream.js';
 
 export interface CaptureMetrics {
@@ -10,7 +9,7 @@ export interface CaptureMetrics {
 }
 
 export interface CaptureOptions {
-  /** Entries the stream may hold before new ones are refused (the bounded backlog). */
+  /** Records (entries answered together) the stream may hold before new entries are dropped (the bounded backlog). */
   maxBacklog: number;
   /** Entries this process keeps in memory while Redis cannot take them. */
   maxBuffered: number;
@@ -39,6 +38,7 @@ export class AuditCapture {
   private closed = false;
 
   constructor(
+    /** Its own connection (closed with the capture): a response waits for its entry's write. */
     private readonly redis: Redis,
     prefix: string,
     private readonly metrics: CaptureMetrics,
@@ -56,21 +56,38 @@ export class AuditCapture {
     return { stream: this.backlog, buffered: this.buffer.length };
   }
 
-  /** Resolves once the entry is in Redis or, while Redis is away, in the buffer. Never rejects. */
-  async record(entry: AuditEntry): Promise<void> {
+  /**
+   * Resolves once the entry is in Redis or, while Redis is away, in the buffer. Never rejects.
+   * Entries recorded in the same event-loop turn (the requests a busy process answers together)
+   * travel as one stream record: one command and one reply for all of them, where a command per
+   * entry cost a cached search a fifth of its throughput.
+   */
+  record(entry: AuditEntry): Promise<void> {
     if (this.backlog >= this.options.maxBacklog) {
       this.metrics.dropped('backlog_full', 1);
-      return;
+      return Promise.resolve();
     }
     if (this.redis.status !== 'ready') {
       this.keep([entry]);
-      return;
+      return Promise.resolve();
     }
+    if (!this.gathering) {
+      const batch: AuditEntry[] = [];
+      this.gathering = { entries: batch, sent: new Promise((resolve) => setImmediate(() => void this.send(batch).then(resolve))) };
+    }
+    this.gathering.entries.push(entry);
+    return this.gathering.sent;
+  }
+
+  private gathering: { entries: AuditEntry[]; sent: Promise<void> } | undefined;
+
+  private async send(batch: AuditEntry[]): Promise<void> {
+    this.gathering = undefined;
     try {
-      await this.withTimeout(this.redis.xadd(this.key, '*', ENTRY_FIELD, encodeEntry(entry)));
+      await this.withTimeout(this.redis.xadd(this.key, '*', ENTRY_FIELD, encodeEntries(batch)));
       this.backlog++;
     } catch {
-      this.keep([entry]);
+      this.keep(batch);
     }
   }
 
@@ -84,6 +101,7 @@ export class AuditCapture {
       if (!(await this.handOver())) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     if (this.buffer.length > 0) this.logger.error({ entries: this.buffer.length }, 'audit entries lost at shutdown: Redis did not take them');
+    this.redis.disconnect();
   }
 
   private keep(entries: AuditEntry[]): void {
@@ -106,19 +124,15 @@ export class AuditCapture {
     if (this.buffer.length > 0 && !this.closed) this.retryTimer = setTimeout(() => void this.retry(), RETRY_MS);
   }
 
-  /** Moves up to 500 buffered entries to the stream in one pipeline; false when Redis refused. */
+  /** Moves up to 500 buffered entries to the stream as one record; false when Redis refused. */
   private async handOver(): Promise<boolean> {
     const batch = this.buffer.slice(0, 500);
-    const pipeline = this.redis.pipeline();
-    for (const entry of batch) pipeline.xadd(this.key, '*', ENTRY_FIELD, encodeEntry(entry));
     try {
-      const replies = await this.withTimeout(pipeline.exec());
-      const failed = (replies ?? []).findIndex(([error]) => error);
-      const taken = failed === -1 ? batch.length : failed;
-      this.buffer.splice(0, taken);
-      this.backlog += taken;
+      await this.withTimeout(this.redis.xadd(this.key, '*', ENTRY_FIELD, encodeEntries(batch)));
+      this.buffer.splice(0, batch.length);
+      this.backlog++;
       this.metrics.buffered(this.buffer.length);
-      return failed === -1;
+      return true;
     } catch {
       return false;
     }

@@ -25,18 +25,42 @@ export interface AuditEntry {
   extra: Record<string, unknown> | null;
 }
 
-/** An entry as one field of a Redis stream record: compact JSON, the time as epoch ms. */
-export function encodeEntry(entry: AuditEntry): string {
-  return JSON.stringify({ ...entry, occurredAt: entry.occurredAt.getTime() });
+/**
+ * The order of an entry's fields in its stream form: positional arrays are about half the bytes of
+ * objects and quicker to write and read, and every answered request pays for its entry's writing.
+ * A new field goes at the end, so that a writer of an older version reads what it knows.
+ */
+const FIELDS = [
+  'entryId', 'requestId', 'occurredAt', 'principalId', 'accountId', 'mode', 'method', 'endpoint', 'status', 'responseTimeMs',
+  'ipAddress', 'userAgent', 'requestSize', 'responseSize', 'cacheHit', 'region', 'errorCode', 'errorParameter', 'extra',
+] as const satisfies readonly (keyof AuditEntry)[];
+
+/** Entries as the field of one Redis stream record: a JSON array of positional arrays, times as epoch ms. */
+export function encodeEntries(entries: readonly AuditEntry[]): string {
+  return JSON.stringify(entries.map((e) => [
+    e.entryId, e.requestId, e.occurredAt.getTime(), e.principalId, e.accountId, e.mode, e.method, e.endpoint, e.status, e.responseTimeMs,
+    e.ipAddress, e.userAgent, e.requestSize, e.responseSize, e.cacheHit, e.region, e.errorCode, e.errorParameter, e.extra,
+  ]));
 }
 
-/** The entry back from its stream field; undefined for a record this version cannot read. */
-export function decodeEntry(text: string): AuditEntry | undefined {
+/** The entries back from a stream field; those this version cannot read are left out and counted. */
+export function decodeEntries(text: string): { entries: AuditEntry[]; unreadable: number } {
+  let raw: unknown;
   try {
-    const raw = JSON.parse(text) as Omit<AuditEntry, 'occurredAt'> & { occurredAt: number };
-    if (typeof raw.entryId !== 'string' || typeof raw.occurredAt !== 'number' || typeof raw.status !== 'number') return undefined;
-    return { ...raw, occurredAt: new Date(raw.occurredAt) };
+    raw = JSON.parse(text);
   } catch {
-    return undefined;
+    return { entries: [], unreadable: 1 };
   }
+  const entries: AuditEntry[] = [];
+  let unreadable = 0;
+  for (const item of Array.isArray(raw) ? (raw as unknown[]) : [raw]) {
+    if (!Array.isArray(item) || item.length < FIELDS.length || typeof item[0] !== 'string' || typeof item[2] !== 'number' || typeof item[8] !== 'number') {
+      unreadable++;
+      continue;
+    }
+    const entry = Object.fromEntries(FIELDS.map((name, i) => [name, item[i]])) as unknown as AuditEntry;
+    entry.occurredAt = new Date(item[2] as number);
+    entries.push(entry);
+  }
+  return { entries, unreadable };
 }
