@@ -5,6 +5,7 @@ import { openStorage, type Storage } from '../src/storage/connection.js';
 import { call, startTestService, TestClock, type TestService } from './helpers/service.js';
 import { createAccount, createKey, writePlansFile } from './helpers/accounts.js';
 import { runPrefix } from './helpers/run-scope.js';
+import { until } from './helpers/wait.js';
 
 const DAY = 86_400_000;
 
@@ -223,11 +224,19 @@ describe('rate limits and quotas', () => {
       const liveFromSandbox = await call(service.url, '/v1/auth/keys', { key: admin.key, body: { name: 'x', mode: 'live' } });
       expect(liveFromSandbox.status).to.equal(403);
 
-      await service.close(); // flushes the audit rows
-      service = await startTestService({ PLANS_FILE: plansFile, AUTH_FAILURES_PER_MINUTE: '3', QUEUE_PREFIX: service.config.queuePrefix }, 'api', clock);
-      const rows = await sql<{ principal_id: string; mode: string; n: number }>`
-        SELECT principal_id, mode, COUNT(*) AS n FROM request_log WHERE account_id = ${account} GROUP BY principal_id, mode`.execute(storage.db);
-      const byKey = Object.fromEntries(rows.rows.map((r) => [r.principal_id, [r.mode, Number(r.n)]]));
+      // API processes only hand audit entries off: a worker of the deployment writes them.
+      const writer = await startTestService({ PLANS_FILE: plansFile, QUEUE_PREFIX: service.config.queuePrefix }, 'worker', clock);
+      let byKey: Record<string, [string, number]> = {};
+      try {
+        await until(async () => {
+          const rows = await sql<{ principal_id: string; mode: string; n: number }>`
+            SELECT principal_id, mode, COUNT(*) AS n FROM request_log WHERE account_id = ${account} GROUP BY principal_id, mode`.execute(storage.db);
+          byKey = Object.fromEntries(rows.rows.map((r) => [r.principal_id, [r.mode, Number(r.n)]]));
+          return byKey[live.id]?.[1] === 6 && byKey[test.id]?.[1] === 4;
+        }, 15_000).catch(() => undefined);
+      } finally {
+        await writer.close();
+      }
       expect(byKey[live.id]).to.deep.equal(['live', 6]);
       expect(byKey[test.id]).to.deep.equal(['test', 4]);
     });

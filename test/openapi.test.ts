@@ -11,6 +11,7 @@ const ROUTES: readonly RouteDoc[] = [
     body: 'search.request', response: 'search.response',
   },
   { method: 'GET', path: '/v1/audit', summary: 'Audit log', tag: 'monitoring', scope: 'monitor', query: 'audit.query' },
+  { method: 'GET', path: '/v1/audit/export', summary: 'Audit export', tag: 'monitoring', scope: 'monitor', query: 'audit-export.query', media: ['application/x-ndjson', 'text/csv'] },
   { method: 'GET', path: '/v1/cache/query', summary: 'Read the cache', tag: 'cache', scope: 'cache', query: 'cache-query.query', notFound: true },
   { method: 'DELETE', path: '/v1/auth/keys/:id', summary: 'Revoke a key', tag: 'keys', scope: 'admin' },
   { method: 'POST', path: '/v1/auth/keys/:id/rotate', summary: 'Rotate a key', tag: 'keys', scope: 'admin' },
@@ -102,11 +103,13 @@ describe('openapi', () => {
     const audit = doc.paths['/v1/audit'].get;
     expect(audit).not.to.have.property('requestBody');
     expect(audit.parameters.map((p: Json) => p.name)).to.deep.equal(
-      ['limit', 'offset', 'start_date', 'end_date', 'endpoint', 'status', 'request_id'],
+      ['limit', 'offset', 'start_date', 'end_date', 'endpoint', 'status', 'request_id', 'account_id', 'mode'],
     );
     const limit = audit.parameters[0];
     expect(limit).to.include({ in: 'query', required: false, description: 'Number of entries per page.' });
     expect(limit.schema).to.deep.equal({ type: 'integer', minimum: 1, maximum: 1000, default: 50 });
+    // An export answers with a file, not the JSON envelope.
+    expect(Object.keys(doc.paths['/v1/audit/export'].get.responses['200'].content)).to.deep.equal(['application/x-ndjson', 'text/csv']);
     const q = doc.paths['/v1/cache/query'].get.parameters[0];
     expect(q).to.include({ name: 'q', in: 'query', required: true });
   });
