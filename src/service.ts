@@ -17,6 +17,7 @@ import { AuditService } from './monitor/audit-service.js';
 import { ErrorAnalyticsService } from './monitor/error-analytics.js';
 import { UsageReportService } from './usage/usage-report.js';
 import { listWorkers } from './monitor/worker-registry.js';
+import { LiveRecorder } from './monitor/live-recorder.js';
 import { ensureMasterKeyHash } from './auth/master-key.js';
 import { createAuthenticator } from './auth/authenticator.js';
 import { invalidationChannel, KeyLookupCache } from './auth/key-cache.js';
@@ -118,6 +119,9 @@ export async function startService(config: Config, role: Role, logger: Logger, o
     { auditDays: config.audit.retentionDays, rollupDays: config.audit.rollupRetentionDays }, logger);
   retention.start();
 
+  // Every process tells the others its load and requests once a second (GET /v1/metrics/live, /v1/health).
+  const live = new LiveRecorder({ redis, prefix: config.queuePrefix, region: config.region, role, dbPool: () => storage.poolUsage(), logger });
+  live.start();
   const health = new HealthMonitor({ version: VERSION, region: config.region, queuePrefix: config.queuePrefix, heartbeatMs, redis, storage, queues });
   const shutdown = new AbortController();
   // Each waiting request listens for shutdown and stops listening when answered; many at once is normal.
@@ -183,6 +187,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
       metrics,
       redis,
       auditCapture,
+      live,
       authenticator: createAuthenticator({
         db: storage.db, cache: keyCache, clock, plans: config.plans, masterKeyHash: master.hash, masterRateLimitPerMinute: config.rateLimitPerMinute,
       }),
@@ -217,6 +222,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
     await closeApi();
     retention.stop();
     await auditDrain?.stop();
+    await live.close();
     await index?.close();
     await Promise.all(QUEUE_NAMES.map((name) => queues[name].close()));
     await pool?.close();

@@ -6,6 +6,7 @@ import type { RouteDoc } from './openapi.js';
 import { parseRanges } from '../net/ip-ranges.js';
 import { requestId } from './middleware/request-id.js';
 import { observe } from './middleware/observe.js';
+import { liveLoad } from './middleware/live-load.js';
 import { errorEnvelope } from './middleware/error-envelope.js';
 import { httpsGuard } from './middleware/https-guard.js';
 import { routeMatch } from './middleware/route-match.js';
@@ -23,7 +24,8 @@ import { routeInput } from './route-input.js';
  *  1. request id    every response, errors included, carries X-Request-Id; logs are keyed by it
  *  2. audit         one entry per request but probes, errors and refusals included, handed to
  *                   Redis before the response leaves (monitor/audit-capture.ts)
- *  3. observe       metrics and access log see the final status of every response
+ *  3. observe       metrics and access log see the final status of every response; live load
+ *                   counts it for the live figures (GET /v1/metrics/live, /v1/health)
  *  4. error envelope turns anything thrown below into the envelope of section 7.1
  *  5. address limit the X-RateLimit-* headers of the caller's address on every response that no
  *                   key's window describes (refused before authentication, public routes)
@@ -49,6 +51,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(requestId(deps.logger));
   if (deps.auditCapture) app.use(audit(deps.auditCapture, deps.config.region));
   app.use(observe(deps.metrics));
+  app.use(liveLoad(deps.live));
   app.use(errorEnvelope(deps.config.upgradeUrl));
   const addressLimit = new AddressLimit(deps.redis, deps.config.queuePrefix, deps.config.authFailuresPerMinute);
   app.use(addressLimitHeaders(addressLimit));

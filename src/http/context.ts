@@ -19,6 +19,7 @@ export interface AppState {
   refusedKey?: RefusedKey;
   /** Endpoint-specific audit fields (query_hash, sources_analyzed, ...). */
   audit?: Record<string, unknown>;
+  /** true: answered from the result cache; false: looked there and found nothing; undefined: did not look. */
   cacheHit?: boolean;
 }
 

@@ -6,6 +6,7 @@ import type { HealthMonitor } from '../monitor/health.js';
 import type { AuditCapture } from '../monitor/audit-capture.js';
 import type { AuditService } from '../monitor/audit-service.js';
 import type { ErrorAnalyticsService } from '../monitor/error-analytics.js';
+import type { LiveRecorder } from '../monitor/live-recorder.js';
 import type { UsageReportService } from '../usage/usage-report.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { KeyService } from '../auth/key-service.js';
@@ -53,6 +54,8 @@ export interface AppDeps {
   redis: Redis;
   /** Undefined when AUDIT_CAPTURE=off. */
   auditCapture: AuditCapture | undefined;
+  /** Counts every answered request for the live figures this process shares. */
+  live: LiveRecorder;
   authenticator: Authenticator;
   usageMeter: UsageMeter;
   usageRecorder: UsageRecorder;

@@ -14,6 +14,8 @@ export const getCacheEntry: Route<unknown, { q: string }> = {
   response: 'cache-entry.response',
   notFound: true,
   async handler(ctx, { query }, services) {
+    // A miss (404) until the entry is found: live figures count both.
+    ctx.state.cacheHit = false;
     const { entry, readAt } = await services.cache.read(ctx.state.principal!, query.q);
     ctx.state.cacheHit = true;
     respondWithDataJson(ctx, entryJson(entry, readAt));

@@ -17,6 +17,8 @@ export const postSearch: Route<SearchRequest> = {
   async handler(ctx, { body: request }, services) {
     // Hashed as the cache compares queries: spelling variants it treats as one are one hash.
     ctx.state.audit = { query_hash: `sha256:${sha256Hex(normaliseQuery(request.query))}` };
+    // A search that may use the cache is a miss until the cache answers it (live figures count both).
+    if (request.options.enable_cache) ctx.state.cacheHit = false;
     const answer = await services.search.search(caller(ctx), request, arrivedAt(ctx));
     if (answer.cached) {
       ctx.state.cacheHit = true;
