@@ -18,6 +18,7 @@ import { ErrorAnalyticsService } from './monitor/error-analytics.js';
 import { UsageReportService } from './usage/usage-report.js';
 import { listWorkers } from './monitor/worker-registry.js';
 import { LiveRecorder } from './monitor/live-recorder.js';
+import { LiveMetricsService } from './monitor/live-metrics.js';
 import { ensureMasterKeyHash } from './auth/master-key.js';
 import { createAuthenticator } from './auth/authenticator.js';
 import { invalidationChannel, KeyLookupCache } from './auth/key-cache.js';
@@ -177,6 +178,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
       usage: new UsageReportService(storage.db, keys, usageMeter, clock),
       audit: new AuditService(storage.db, clock, config.audit.retentionDays),
       errors: new ErrorAnalyticsService(storage.db, clock),
+      live: new LiveMetricsService({ redis, prefix: config.queuePrefix, recorder: live, queues, getAccount: (id) => keys.getAccount(id) }),
       metrics,
       version: VERSION,
       accepting: () => accepting,

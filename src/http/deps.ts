@@ -8,6 +8,7 @@ import type { AuditService } from '../monitor/audit-service.js';
 import type { ErrorAnalyticsService } from '../monitor/error-analytics.js';
 import type { LiveRecorder } from '../monitor/live-recorder.js';
 import type { UsageReportService } from '../usage/usage-report.js';
+import type { LiveMetricsService } from '../monitor/live-metrics.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { KeyService } from '../auth/key-service.js';
 import type { Clock } from '../clock.js';
@@ -38,6 +39,8 @@ export interface Services {
   usage: UsageReportService;
   audit: AuditService;
   errors: ErrorAnalyticsService;
+  /** GET /v1/metrics/live. */
+  live: LiveMetricsService;
   /** The Prometheus registry /metrics exposes. */
   metrics: Metrics;
   version: string;

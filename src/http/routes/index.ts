@@ -2,6 +2,7 @@ import { buildOpenApi } from '../openapi.js';
 import { getErrorDocs } from './get-error-docs.js';
 import { getHealth } from './get-health.js';
 import { exportAudit, getAudit, getErrors, getUsage } from './monitoring.js';
+import { getMetricsLive } from './get-metrics-live.js';
 import { postExtract } from './post-extract.js';
 import { postSearch } from './post-search.js';
 import { postValidate } from './post-validate.js';
@@ -35,7 +36,7 @@ export const ROUTES: readonly Route[] = [
   postIndexDocuments, deleteIndexDocuments, getIndexJob,
   postCrawl, getCrawl, deleteCrawl,
   getCacheEntry, postCacheEntry, deleteCacheEntries,
-  getHealth, getUsage, getAudit, exportAudit, getErrors,
+  getHealth, getMetricsLive, getUsage, getAudit, exportAudit, getErrors,
   whoami, createKey, listKeys, getKey, rotateKey, revokeKey, getKeyUsage,
   createServiceAccount, listServiceAccounts,
   createAccount, listAccounts, getAccount, updateAccount, getPlans,
