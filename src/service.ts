@@ -123,7 +123,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
   // Every process tells the others its load and requests once a second (GET /v1/metrics/live, /v1/health).
   const live = new LiveRecorder({ redis, prefix: config.queuePrefix, region: config.region, role, dbPool: () => storage.poolUsage(), logger });
   live.start();
-  const health = new HealthMonitor({ version: VERSION, region: config.region, queuePrefix: config.queuePrefix, heartbeatMs, redis, storage, queues });
+  const health = new HealthMonitor({ version: VERSION, region: config.region, queuePrefix: config.queuePrefix, heartbeatMs, redis, storage, queues, live });
   const shutdown = new AbortController();
   // Each waiting request listens for shutdown and stops listening when answered; many at once is normal.
   setMaxListeners(0, shutdown.signal);
