@@ -12,8 +12,9 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** A cache lookup that misses: 404, counted as a failed request and a cache miss. */
 const miss = (base: string, key: string, q = 'nothing stored under this') => call(base, `/v1/cache/query?q=${encodeURIComponent(q)}`, { key });
 
-const live = async (base: string, options: { key?: string; account?: string } = {}) => {
-  const query = options.account ? `?account_id=${options.account}` : '';
+const live = async (base: string, options: { key?: string; account?: string; mode?: string } = {}) => {
+  const params = new URLSearchParams({ ...(options.account ? { account_id: options.account } : {}), ...(options.mode ? { mode: options.mode } : {}) });
+  const query = params.size > 0 ? `?${params}` : '';
   const response = await call(base, `/v1/metrics/live${query}`, options.key ? { key: options.key } : {});
   expect(response.status, JSON.stringify(response.json)).to.equal(200);
   return response.json.data;
@@ -35,7 +36,7 @@ describe('GET /v1/metrics/live', function () {
     a = await startTestService({ QUEUE_PREFIX: prefix, PLANS_FILE: plans });
     b = await startTestService({ QUEUE_PREFIX: prefix, PLANS_FILE: plans }, 'api');
     redis = new Redis(REDIS_URL);
-    for (const name of ['x', 'y', 'z', 'w']) {
+    for (const name of ['x', 'y', 'z', 'w', 'v']) {
       accounts[name] = await createAccount(a.url, 'pro');
       keys[name] = (await createKey(a.url, { account_id: accounts[name] })).key;
     }
@@ -131,6 +132,13 @@ describe('GET /v1/metrics/live', function () {
       return data.last_5_minutes.total_requests === 2 ? data : undefined;
     }, 10_000);
     expect(sandboxView.scope).to.deep.equal({ account_id: accounts.x, mode: 'test' });
+    // The master key reads them by naming the account and the mode, or the mode alone (every account).
+    const named = await live(a.url, { account: accounts.x!, mode: 'test' });
+    expect(named.scope).to.deep.equal({ account_id: accounts.x, mode: 'test' });
+    expect(named.last_5_minutes.total_requests).to.be.at.least(2);
+    const sandboxes = await live(a.url, { mode: 'test' });
+    expect(sandboxes.scope).to.deep.equal({ account_id: null, mode: 'test' });
+    expect(sandboxes.last_5_minutes.total_requests).to.be.at.least(named.last_5_minutes.total_requests);
     // Neither y's nor the sandbox's requests reached x's live figures.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const after = await live(b.url, { account: accounts.x! });
@@ -140,6 +148,17 @@ describe('GET /v1/metrics/live', function () {
     const all = await live(a.url);
     expect(all.scope).to.deep.equal({ account_id: null, mode: null });
     expect(all.last_5_minutes.total_requests).to.be.above(after.last_5_minutes.total_requests + y.last_5_minutes.total_requests + 2);
+  });
+
+  it('files the requests of a refused key under its account, as the audit log does', async () => {
+    const revoked = (await createKey(a.url, { account_id: accounts.v })) as { id: string; key: string };
+    expect((await call(a.url, `/v1/auth/keys/${revoked.id}/revoke`, { body: {} })).status).to.equal(200);
+    for (const base of [a.url, b.url]) expect((await miss(base, revoked.key)).status).to.equal(401);
+    const data = await eventually(async () => {
+      const figures = await live(b.url, { account: accounts.v! });
+      return figures.last_5_minutes.total_requests === 2 ? figures : undefined;
+    }, 10_000);
+    expect(data.last_5_minutes).to.include({ failed_requests: 2, cache_hits: 0, cache_misses: 0 });
   });
 
   it('trends each figure of the last 5 minutes against the 30 before, past a dead band', async () => {
@@ -182,6 +201,10 @@ describe('GET /v1/metrics/live', function () {
     expect(tooLong.status).to.equal(400);
     expect(tooLong.json.error.details.parameter).to.equal('account_id');
 
+    const badMode = await call(a.url, '/v1/metrics/live?mode=staging');
+    expect(badMode.status).to.equal(400);
+    expect(badMode.json.error.details.parameter).to.equal('mode');
+
     const missing = await call(a.url, '/v1/metrics/live?account_id=acct_nobody');
     expect(missing.status).to.equal(404);
     expect(missing.json.error).to.include({ code: 'NOT_FOUND' });
@@ -190,6 +213,10 @@ describe('GET /v1/metrics/live', function () {
     const other = await call(a.url, `/v1/metrics/live?account_id=${accounts.y}`, { key: keys.x! });
     expect(other.status).to.equal(403);
     expect(other.json.error).to.include({ code: 'INSUFFICIENT_PERMISSIONS' });
+
+    const otherMode = await call(a.url, '/v1/metrics/live?mode=test', { key: keys.x! });
+    expect(otherMode.status).to.equal(403);
+    expect(otherMode.json.error).to.include({ code: 'INSUFFICIENT_PERMISSIONS' });
 
     const ownNamed = await call(a.url, `/v1/metrics/live?account_id=${accounts.x}`, { key: keys.x! });
     expect(ownNamed.status).to.equal(200);

@@ -2,17 +2,18 @@ import type { Redis } from 'ioredis';
 import { ApiError } from '../errors/catalogue.js';
 import type { Principal } from '../auth/principal.js';
 import type { Mode } from '../mode.js';
+import { monitorScope, type ScopeQuery } from './monitor-scope.js';
 import { QUEUE_NAMES, type Queues } from '../queue/queues.js';
 import type { LiveRecorder } from './live-recorder.js';
 import {
-  accountScope, ALL_SCOPE, hostUsage, mergeMinutes, MINUTE_MS, minuteOf, readMinutes, readProcesses, sumMinutes, withOwn, type Counts,
+  accountScope, ALL_SCOPE, hostUsage, modeScope, mergeMinutes, MINUTE_MS, minuteOf, readMinutes, readProcesses, sumMinutes, withOwn, type Counts,
 } from './live-store.js';
 import { trending, type Trending } from './trend.js';
 
 /** data of GET /v1/metrics/live (section 2.10). */
 export interface LiveMetrics {
   timestamp: string;
-  /** Whose requests last_5_minutes and trending count: an account in one mode, or (account null) the whole deployment. */
+  /** Whose requests last_5_minutes and trending count: an account in one mode, every account in one mode, or (both null) the whole deployment. */
   scope: { account_id: string | null; mode: Mode | null };
   current_load: {
     requests_per_minute: number;
@@ -54,14 +55,18 @@ export const EARLIER_MINUTES = 30;
 export class LiveMetricsService {
   constructor(private readonly deps: LiveMetricsDeps) {}
 
-  /** The figures `principal` may see; the master key names an account with `accountId`, or sees the whole deployment without it. */
-  async read(principal: Principal, accountId: string | undefined): Promise<LiveMetrics> {
-    const scope = await this.scopeOf(principal, accountId);
+  /**
+   * The figures `principal` may see (monitor-scope.ts, as the other monitoring reads): a key its
+   * own account and mode; the master key an account it names (live unless `mode` says test), or
+   * the whole deployment (in one mode when `mode` is given).
+   */
+  async read(principal: Principal, query: ScopeQuery): Promise<LiveMetrics> {
+    const scope = await this.scopeOf(principal, query);
     const now = Date.now();
     const current = minuteOf(now);
     const firstRecent = current - RECENT_MINUTES + 1;
     const firstEarlier = firstRecent - EARLIER_MINUTES;
-    const scopeName = scope.account_id === null ? ALL_SCOPE : accountScope(scope.account_id, scope.mode!);
+    const scopeName = scope.account_id !== null ? accountScope(scope.account_id, scope.mode!) : scope.mode !== null ? modeScope(scope.mode) : ALL_SCOPE;
     let figures;
     try {
       figures = await Promise.all([
@@ -94,16 +99,11 @@ export class LiveMetricsService {
     };
   }
 
-  private async scopeOf(principal: Principal, accountId: string | undefined): Promise<LiveMetrics['scope']> {
-    if (principal.permissions.has('operator')) {
-      if (accountId === undefined) return { account_id: null, mode: null };
-      await this.deps.getAccount(accountId);
-      return { account_id: accountId, mode: 'live' };
-    }
-    if (accountId !== undefined && accountId !== principal.accountId) {
-      throw new ApiError('INSUFFICIENT_PERMISSIONS', { required_permission: 'operator:accounts', current_plan: principal.plan }, 'Only the master key reads the figures of other accounts.');
-    }
-    return { account_id: principal.accountId, mode: principal.mode };
+  private async scopeOf(principal: Principal, query: ScopeQuery): Promise<LiveMetrics['scope']> {
+    const { accountId, mode } = monitorScope(principal, query);
+    // An account the master key names must exist (as GET /v1/usage has it): a mistyped id is a 404, not zeros.
+    if (accountId !== null && principal.permissions.has('operator')) await this.deps.getAccount(accountId);
+    return { account_id: accountId, mode: mode as Mode | null };
   }
 
   /** Jobs queued and not started yet (waiting, delayed, prioritized) over every queue. */

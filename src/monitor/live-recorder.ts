@@ -5,7 +5,7 @@ import type { Logger } from '../log/logger.js';
 import type { Mode } from '../mode.js';
 import { HostLoadSampler, type HostLoad } from './host-load.js';
 import {
-  accountScope, ALL_SCOPE, BUCKET_TTL_MS, COUNTERS, emptyCounts, endpointScope, ENDPOINT_SCOPES, FLUSH_MS, MINUTE_MS, minuteKey, minuteOf,
+  accountScope, ALL_SCOPE, modeScope, BUCKET_TTL_MS, COUNTERS, emptyCounts, endpointScope, ENDPOINT_SCOPES, FLUSH_MS, MINUTE_MS, minuteKey, minuteOf,
   processesKey, type Counts, type MinuteCounts, type ProcessRole, type ProcessSnapshot, type ProcessStatus,
 } from './live-store.js';
 
@@ -13,9 +13,9 @@ const CLOSE_WAIT_MS = 1000;
 
 /** One answered request, as the edge saw it. */
 export interface RequestSample {
-  /** The caller's account and mode; null account for the master key and unauthenticated requests. */
+  /** The account and mode of the key (accepted, or refused but existing); null account for the master key, null mode without a key. */
   accountId: string | null;
-  mode: Mode;
+  mode: Mode | null;
   /** The route template, when the path matched one. */
   route: string | undefined;
   status: number;
@@ -122,7 +122,10 @@ export class LiveRecorder {
       else if (sample.cacheHit === false) counts.miss++;
     };
     add(ALL_SCOPE);
-    if (sample.accountId !== null) add(accountScope(sample.accountId, sample.mode));
+    if (sample.mode !== null) {
+      add(modeScope(sample.mode));
+      if (sample.accountId !== null) add(accountScope(sample.accountId, sample.mode));
+    }
     if (sample.route !== undefined && ENDPOINT_SCOPES.has(sample.route)) add(endpointScope(sample.route));
   }
 

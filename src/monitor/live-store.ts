@@ -8,8 +8,9 @@ import type { HostLoad } from './host-load.js';
  *   <prefix>:live:m:<minute>   hash per minute (minute = epoch ms / 60,000, floored), expiring
  *                              40 minutes after the minute ends. Fields `<scope>|<counter>`:
  *                              scope `all` (every request the API answered, probes excepted),
- *                              `acct:<account id>:<mode>` (requests made with that account's keys
- *                              in that mode), `ep:<path>` (POST /v1/search, /v1/validate,
+ *                              `mode:<mode>` (requests made with a key of that mode, the master
+ *                              key's live), `acct:<account id>:<mode>` (requests made with that
+ *                              account's keys in that mode), `ep:<path>` (POST /v1/search, /v1/validate,
  *                              /v1/extract); counters below. Each process adds its requests with
  *                              HINCRBY once a second.
  *   <prefix>:live:procs        hash: process id → JSON ProcessSnapshot, rewritten once a second;
@@ -36,6 +37,10 @@ export const ALL_SCOPE = 'all';
 
 export function accountScope(accountId: string, mode: Mode): string {
   return `acct:${accountId}:${mode}`;
+}
+
+export function modeScope(mode: Mode): string {
+  return `mode:${mode}`;
 }
 
 export function endpointScope(path: string): string {

@@ -19,10 +19,11 @@ export function liveLoad(live: LiveRecorder): Middleware<AppState> {
       live.end();
       const route = ctx.state.route?.path;
       if (route === undefined || !PROBES.has(route)) {
-        const principal = ctx.state.principal;
+        // As the audit log files them: a key that exists but was refused counts for its account.
+        const owner = ctx.state.principal ?? ctx.state.refusedKey;
         live.record({
-          accountId: principal?.accountId ?? null,
-          mode: principal?.mode ?? 'live',
+          accountId: owner?.accountId ?? null,
+          mode: owner?.mode ?? null,
           route,
           status: ctx.status,
           seconds: (performance.now() - ctx.state.startedAt) / 1000,

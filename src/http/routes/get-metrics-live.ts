@@ -1,12 +1,8 @@
+import type { ScopeQuery } from '../../monitor/monitor-scope.js';
 import { respond } from '../context.js';
 import type { Route } from './route.js';
 
-/** The query of GET /v1/metrics/live (schemas/metrics-live.query.json). */
-interface LiveQuery {
-  account_id?: string;
-}
-
-export const getMetricsLive: Route<unknown, LiveQuery> = {
+export const getMetricsLive: Route<unknown, ScopeQuery> = {
   operationId: 'metricsLive',
   method: 'GET',
   path: '/v1/metrics/live',
@@ -18,6 +14,6 @@ export const getMetricsLive: Route<unknown, LiveQuery> = {
   // The master key naming an account that does not exist.
   notFound: true,
   async handler(ctx, { query }, services) {
-    respond(ctx, await services.live.read(ctx.state.principal!, query.account_id));
+    respond(ctx, await services.live.read(ctx.state.principal!, query));
   },
 };
