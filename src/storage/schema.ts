@@ -22,6 +22,7 @@ export interface Database {
   index_stats: IndexStatsTable;
   crawls: CrawlsTable;
   crawl_pages: CrawlPagesTable;
+  dashboards: DashboardsTable;
 }
 
 export interface ExtractionsTable {
@@ -296,4 +297,22 @@ export interface CrawlPagesTable {
   error_code: string | null;
   reason: string | null;
   finished_at: Date | null;
+}
+
+/** Dashboards (src/monitor/dashboard-service.ts): owned by a key's account and mode, or by the master key. */
+export interface DashboardsTable {
+  id: string;
+  /** The owner's account id, or 'master'. */
+  owner: string;
+  /** The owner's mode (the master key's is live). */
+  owner_mode: string;
+  /** Whose figures it shows: an account, or null for the whole deployment. */
+  account_id: string | null;
+  /** Their mode; null for both (a deployment-wide master dashboard). */
+  mode: string | null;
+  name: string;
+  /** Metrics and alerts as validated, JSON. */
+  definition: string;
+  created_at: Date;
+  updated_at: Date;
 }
