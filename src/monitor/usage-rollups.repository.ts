@@ -66,3 +66,32 @@ export async function usageRollups(db: Kysely<Database>, scope: AuditScope, hour
     latency: LATENCY_COLUMNS.map((c) => Number((histogram as Record<string, string | null> | undefined)?.[c] ?? 0)),
   };
 }
+
+/** One hour of the hourly rollups of a scope, summed over keys and endpoints, with its latency histogram. */
+export interface HourRollup extends RollupSums {
+  /** Start of the hour, epoch ms. */
+  hour: number;
+  latency: number[];
+}
+
+/** The rollups of `scope` per hour over whole `hours` (hours without requests are absent): what dashboards compute from. */
+export async function hourlyRollups(db: Kysely<Database>, scope: AuditScope, hours: TimeRange): Promise<HourRollup[]> {
+  const rows = await db.selectFrom('audit_hourly')
+    .select((eb) => [
+      'hour',
+      eb.fn.sum<string>('requests').as('requests'),
+      eb.fn.sum<string>('errors').as('errors'),
+      eb.fn.sum<string>('cache_hits').as('cache_hits'),
+      eb.fn.sum<string>('latency_ms_sum').as('latency'),
+      ...LATENCY_COLUMNS.map((c) => eb.fn.sum<string>(c).as(c)),
+    ])
+    .where((eb) => inScope(eb, scope, hours)).groupBy('hour').orderBy('hour').execute();
+  return rows.map((row) => ({
+    hour: new Date(row.hour).getTime(),
+    requests: Number(row.requests),
+    errors: Number(row.errors),
+    cacheHits: Number(row.cache_hits),
+    latencyMsSum: Number(row.latency),
+    latency: LATENCY_COLUMNS.map((c) => Number((row as Record<string, unknown>)[c] ?? 0)),
+  }));
+}

@@ -52,3 +52,19 @@ export async function dailyUsage(db: Kysely<Database>, keyId: string, day: strin
     .executeTakeFirst();
   return Number(row?.requests ?? 0);
 }
+
+/** Requests counted against an account's quota in one mode per UTC day from `from` to `to` (YYYY-MM-DD, inclusive): its keys' daily counts summed. */
+export async function accountDailyUsage(db: Kysely<Database>, accountId: string, mode: string, from: string, to: string): Promise<{ day: Date; requests: number }[]> {
+  const rows = await db
+    .selectFrom('key_usage_daily')
+    .innerJoin('api_keys', 'api_keys.id', 'key_usage_daily.key_id')
+    .select((eb) => ['key_usage_daily.day', eb.fn.sum<string>('key_usage_daily.requests').as('requests')])
+    .where('api_keys.account_id', '=', accountId)
+    .where('api_keys.mode', '=', mode)
+    .where('key_usage_daily.day', '>=', new Date(`${from}T00:00:00Z`))
+    .where('key_usage_daily.day', '<=', new Date(`${to}T00:00:00Z`))
+    .groupBy('key_usage_daily.day')
+    .orderBy('key_usage_daily.day')
+    .execute();
+  return rows.map((row) => ({ day: new Date(row.day), requests: Number(row.requests) }));
+}
