@@ -428,8 +428,10 @@ describe('validation', () => {
         alerts: [{ metric: 'error_rate', threshold: 0.05, condition: 'greater_than' }],
       };
       expect(validateBody('dashboard.request', structuredClone(dashboard))).to.deep.equal(dashboard);
-      expectError(() => validateBody('dashboard.request', { ...dashboard, metrics: [{ type: 'x', period: '1 day' }] }),
+      expectError(() => validateBody('dashboard.request', { ...dashboard, metrics: [{ type: 'requests', period: '1 day' }] }),
         'INVALID_PARAMETER', invalid('metrics[0].period', 'must be a duration such as 30s, 5m, 24h or 7d', '1 day'));
+      expectError(() => validateBody('dashboard.request', { ...dashboard, metrics: [{ type: 'latency' }] }), 'INVALID_PARAMETER',
+        invalid('metrics[0].type', 'must be one of: requests, requests_per_hour, success_rate, error_rate, response_time, cache_hit_rate, usage_percentage', 'latency'));
       expectError(() => validateBody('dashboard.request', { ...dashboard, metrics: [] }), 'INVALID_PARAMETER',
         invalid('metrics', 'must contain at least 1 item', []));
     });
