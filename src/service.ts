@@ -15,6 +15,7 @@ import { AuditDrain } from './monitor/audit-drain.js';
 import { RetentionJob } from './monitor/retention.js';
 import { AuditService } from './monitor/audit-service.js';
 import { ErrorAnalyticsService } from './monitor/error-analytics.js';
+import { DashboardService } from './monitor/dashboard-service.js';
 import { UsageReportService } from './usage/usage-report.js';
 import { listWorkers } from './monitor/worker-registry.js';
 import { LiveRecorder } from './monitor/live-recorder.js';
@@ -178,6 +179,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
       usage: new UsageReportService(storage.db, keys, usageMeter, clock),
       audit: new AuditService(storage.db, clock, config.audit.retentionDays),
       errors: new ErrorAnalyticsService(storage.db, clock),
+      dashboards: new DashboardService(storage.db, keys, usageMeter, clock, { maxPerOwner: 100, maxPeriodDays: config.audit.rollupRetentionDays }),
       live: new LiveMetricsService({ redis, prefix: config.queuePrefix, recorder: live, queues, getAccount: (id) => keys.getAccount(id) }),
       metrics,
       version: VERSION,

@@ -120,6 +120,11 @@ export const ERROR_CATALOGUE = {
     message: 'The account already has as many unfinished crawls as it may.',
     suggestion: 'Wait for a crawl to finish, or cancel one with DELETE /v1/crawl/{id}, then start the new one.',
   },
+  TOO_MANY_DASHBOARDS: {
+    status: 422, retryable: false, details: ['limit', 'dashboards'],
+    message: 'The caller already has as many dashboards as it may.',
+    suggestion: 'Delete a dashboard with DELETE /v1/dashboards/{id}, or replace one with PUT /v1/dashboards/{id}.',
+  },
   MONTHLY_LIMIT_EXCEEDED: {
     status: 429, retryable: true, details: ['monthly_limit', 'requests_used', 'reset_date', 'upgrade_url'],
     message: 'The monthly request quota is used up.',

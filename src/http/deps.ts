@@ -6,6 +6,7 @@ import type { HealthMonitor } from '../monitor/health.js';
 import type { AuditCapture } from '../monitor/audit-capture.js';
 import type { AuditService } from '../monitor/audit-service.js';
 import type { ErrorAnalyticsService } from '../monitor/error-analytics.js';
+import type { DashboardService } from '../monitor/dashboard-service.js';
 import type { LiveRecorder } from '../monitor/live-recorder.js';
 import type { UsageReportService } from '../usage/usage-report.js';
 import type { LiveMetricsService } from '../monitor/live-metrics.js';
@@ -39,6 +40,8 @@ export interface Services {
   usage: UsageReportService;
   audit: AuditService;
   errors: ErrorAnalyticsService;
+  /** /v1/dashboards. */
+  dashboards: DashboardService;
   /** GET /v1/metrics/live. */
   live: LiveMetricsService;
   /** The Prometheus registry /metrics exposes. */

@@ -23,6 +23,10 @@ export interface RouteDoc {
   response?: string;
   /** Media types of a 200 that is a file, not the JSON envelope (an export). */
   media?: readonly string[];
+  /** Schema id of such a file when it is JSON (a Grafana dashboard); otherwise it is documented as a string. */
+  mediaSchema?: string;
+  /** Status of a success when it is not 200 (201 for a creation). */
+  status?: number;
   /** Answers 404 for something named outside the path (a cache lookup by its query string). Routes with path parameters always may. */
   notFound?: boolean;
 }
@@ -110,11 +114,11 @@ function operation(route: RouteDoc, schemas: Readonly<Record<string, Json>>): Js
       ? { requestBody: { required: true, content: { 'application/json': { schema: ref(route.body) } } } }
       : {}),
     responses: {
-      200: {
-        description: 'Success.',
+      [route.status ?? 200]: {
+        description: route.status === 201 ? 'Created.' : 'Success.',
         ...(route.scope ? { headers: RATE_LIMIT_HEADERS } : {}),
         content: route.media
-          ? Object.fromEntries(route.media.map((type) => [type, { schema: { type: 'string' } }]))
+          ? Object.fromEntries(route.media.map((type) => [type, { schema: route.mediaSchema ? ref(route.mediaSchema) : { type: 'string' } }]))
           : { 'application/json': { schema: successEnvelope(route.response ? ref(route.response) : undefined) } },
       },
       ...Object.fromEntries(

@@ -15,6 +15,7 @@ import type { Route } from './route.js';
 import { createKey, getKey, getKeyUsage, listKeys, revokeKey, rotateKey, whoami } from './auth-keys.js';
 import { createServiceAccount, listServiceAccounts } from './service-accounts.js';
 import { createAccount, getAccount, getPlans, listAccounts, updateAccount } from './accounts.js';
+import { createDashboard, deleteDashboard, exportDashboardGrafana, getDashboard, listDashboards, replaceDashboard } from './dashboards.js';
 
 let openApiDocument: object | undefined;
 
@@ -37,6 +38,7 @@ export const ROUTES: readonly Route[] = [
   postCrawl, getCrawl, deleteCrawl,
   getCacheEntry, postCacheEntry, deleteCacheEntries,
   getHealth, getMetricsLive, getUsage, getAudit, exportAudit, getErrors,
+  createDashboard, listDashboards, getDashboard, replaceDashboard, deleteDashboard, exportDashboardGrafana,
   whoami, createKey, listKeys, getKey, rotateKey, revokeKey, getKeyUsage,
   createServiceAccount, listServiceAccounts,
   createAccount, listAccounts, getAccount, updateAccount, getPlans,
