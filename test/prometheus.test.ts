@@ -267,6 +267,39 @@ describe('Prometheus: the dashboards and alert rules evaluated by a real Prometh
     const values = await api<string[]>(`/api/v1/label/account/values?${new URLSearchParams({ 'match[]': accounts.selector })}`);
     expect(values.data).to.include.members([account, 'master', 'anonymous']);
   });
+
+  it('evaluates every panel of dashboards made through the API and exported for Grafana, every metric type, each with data from the traffic sent', async () => {
+    const rules = await loadedRules();
+    const recorded = new Set(rules.filter((rule) => rule.type === 'recording').map((rule) => rule.name));
+    const every = [
+      { type: 'requests' }, { type: 'requests_per_hour', period: '7d' }, { type: 'success_rate' }, { type: 'error_rate' },
+      { type: 'response_time' }, { type: 'response_time', percentile: 95 }, { type: 'cache_hit_rate', period: '30d' },
+    ];
+    // An account's (sev_tenant_* of its account and mode), every account's in one mode, and the whole deployment's (sev_http_*).
+    const bodies = [
+      { name: 'Free account', account_id: account, metrics: [...every, { type: 'usage_percentage' }], alerts: [{ metric: 'error_rate', threshold: 0.1, condition: 'greater_than' }] },
+      { name: 'Sandboxes', mode: 'test', metrics: every },
+      { name: 'Deployment', metrics: every },
+    ];
+    const failures: string[] = [];
+    const empty: string[] = [];
+    for (const body of bodies) {
+      const created = await call(service.url, '/v1/dashboards', { body });
+      expect(created.status, JSON.stringify(created.json)).to.equal(201);
+      const grafana = await call(service.url, `/v1/dashboards/${created.json.data.id}/grafana`);
+      expect(grafana.status).to.equal(200);
+      const { expressions, labelValues } = dashboardQueries(grafana.json as Dashboard);
+      expect(expressions, body.name).to.have.length(body.metrics.length);
+      expect(labelValues).to.deep.equal([]);
+      for (const expression of expressions) {
+        failures.push(...await problems(expression, recorded));
+        const answer = await query(expression.expr);
+        if (answer.status === 'success' && answer.data.result.length === 0) empty.push(`${expression.where}: no data\n    ${expression.expr}`);
+      }
+    }
+    expect(failures, failures.join('\n')).to.deep.equal([]);
+    expect(empty, empty.join('\n')).to.deep.equal([]);
+  });
 });
 
 describe('PromQL selectors, as the Prometheus test reads them', () => {
