@@ -43,6 +43,8 @@ const RELAY_INTERVAL_MS = 30_000;
  * ends as a dead letter.
  */
 const MAX_STALLED = 3;
+/** Tries that look again for a row not found (its transaction may not have committed yet). */
+const MISSING_ROW_RETRIES = 2;
 
 export function startNotifyWorker(deps: NotifyWorkerDeps): NotifyWorker {
   const { config, logger, metrics, db } = deps;
@@ -54,8 +56,9 @@ export function startNotifyWorker(deps: NotifyWorkerDeps): NotifyWorker {
     const lastTry = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     const row = await loadDelivery(db, id);
     if (!row) {
-      // Enqueued before its transaction committed, or its alert was deleted since.
-      if (!lastTry) throw new Error(`delivery ${id} not found`);
+      // Enqueued before its transaction committed (a retry finds it), or its alert was deleted
+      // since (nothing to do: a couple of early retries cost little).
+      if (!lastTry && job.attemptsMade < MISSING_ROW_RETRIES) throw new Error(`delivery ${id} not found`);
       log.warn({ delivery_id: id }, 'notification skipped: its delivery record no longer exists');
       return { skipped: 'missing' };
     }

@@ -35,6 +35,7 @@ export interface DispatcherDeps {
 }
 
 const RELAY_BATCH = 500;
+const RELAY_MAX_BATCHES = 20;
 const DEFAULT_RELAY_AGE_MS = 30_000;
 
 export class NotificationDispatcher {
@@ -71,7 +72,8 @@ export class NotificationDispatcher {
    */
   async relay(olderThanMs = DEFAULT_RELAY_AGE_MS): Promise<number> {
     let total = 0;
-    for (;;) {
+    // Bounded: a backlog larger than this waits for the next run rather than holding this one.
+    for (let batch = 0; batch < RELAY_MAX_BATCHES; batch++) {
       const ids = await unqueuedDeliveries(this.deps.db, olderThanMs, RELAY_BATCH);
       if (ids.length === 0) break;
       await this.enqueue(ids);
