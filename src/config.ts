@@ -87,6 +87,40 @@ export interface Config {
     /** How long entries a writer took stay unwritten before another process takes them over (AUDIT_CLAIM_IDLE_MS). */
     readonly claimIdleMs: number;
   };
+  /** Delivery of alert notifications (src/notify, docs/notifications.md). */
+  readonly notify: NotifyConfig;
+  /** The SMTP server email notifications go through (undefined: SMTP_HOST unset, no email channel). */
+  readonly smtp: SmtpConfig | undefined;
+}
+
+export interface NotifyConfig {
+  /** Tries of one delivery, the first included, before it is dead (NOTIFY_MAX_ATTEMPTS). */
+  readonly maxAttempts: number;
+  /** Base of the exponential backoff: retry n waits about base × 2^(n-1), less up to half of it at random (NOTIFY_RETRY_BASE_MS). */
+  readonly retryBaseMs: number;
+  /** Longest one webhook, Slack or SMTP attempt may take (NOTIFY_TIMEOUT_MS). */
+  readonly timeoutMs: number;
+  /** Deliveries one worker process sends at once (NOTIFY_CONCURRENCY). */
+  readonly concurrency: number;
+  /** Lock of a delivery in progress: a worker that dies holding it loses it this long after, and another worker sends again (NOTIFY_LOCK_MS). */
+  readonly lockMs: number;
+}
+
+export interface SmtpConfig {
+  readonly host: string;
+  readonly port: number;
+  /** TLS from the first byte (SMTPS, usually port 465); otherwise plain SMTP upgraded by STARTTLS. */
+  readonly secure: boolean;
+  /** Without `secure`: required (refuse a server without STARTTLS), opportunistic (use it when offered) or off (never). */
+  readonly starttls: 'required' | 'opportunistic' | 'off';
+  readonly auth: { readonly user: string; readonly pass: string } | undefined;
+  readonly from: string;
+  readonly tls: {
+    /** PEM of the CAs trusted for the server's certificate instead of Node's bundle (SMTP_TLS_CA, a file). */
+    readonly ca: string | undefined;
+    /** false accepts any certificate (SMTP_TLS_REJECT_UNAUTHORIZED=false): the connection is encrypted but not authenticated. */
+    readonly rejectUnauthorized: boolean;
+  };
 }
 
 export interface LlmConfig {
@@ -264,6 +298,14 @@ export function loadConfig(env: Env = process.env): Config {
       backlogMax: integer(env, 'AUDIT_BACKLOG_MAX', 500_000, 1000, 100_000_000),
       claimIdleMs: integer(env, 'AUDIT_CLAIM_IDLE_MS', 30_000, 1000, 3_600_000),
     },
+    notify: {
+      maxAttempts: integer(env, 'NOTIFY_MAX_ATTEMPTS', 10, 1, 50),
+      retryBaseMs: integer(env, 'NOTIFY_RETRY_BASE_MS', 5000, 10, 3_600_000),
+      timeoutMs: integer(env, 'NOTIFY_TIMEOUT_MS', 10_000, 100, 120_000),
+      concurrency: integer(env, 'NOTIFY_CONCURRENCY', 10, 1, 1000),
+      lockMs: integer(env, 'NOTIFY_LOCK_MS', 30_000, 500, 600_000),
+    },
+    smtp: smtpFrom(env),
   };
   return deepFreeze(config);
 }
@@ -283,6 +325,33 @@ function llmFrom(env: Env): LlmConfig | undefined {
   const model = optionalText(env, 'LLM_MODEL');
   if (model === undefined) throw new ConfigError('LLM_MODEL', 'must be set when LLM_BASE_URL is set');
   return { baseUrl, model, apiKey: optionalText(env, 'LLM_API_KEY'), timeoutMs, maxTokens };
+}
+
+function smtpFrom(env: Env): SmtpConfig | undefined {
+  const port = integer(env, 'SMTP_PORT', 587, 1, 65535);
+  const secure = boolean(env, 'SMTP_SECURE', false);
+  const starttls = enumValue(env, 'SMTP_STARTTLS', 'required', ['required', 'opportunistic', 'off']);
+  const rejectUnauthorized = boolean(env, 'SMTP_TLS_REJECT_UNAUTHORIZED', true);
+  const ca = fileSetting(env, 'SMTP_TLS_CA', (pem) => {
+    if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new Error('must be a PEM file of one or more certificates');
+    return pem;
+  });
+  const user = optionalText(env, 'SMTP_USER');
+  const pass = env.SMTP_PASSWORD === undefined || env.SMTP_PASSWORD === '' ? undefined : env.SMTP_PASSWORD;
+  if ((user === undefined) !== (pass === undefined)) {
+    throw new ConfigError(user === undefined ? 'SMTP_USER' : 'SMTP_PASSWORD', 'must be set together with its pair (SMTP_USER and SMTP_PASSWORD)');
+  }
+  const from = optionalText(env, 'SMTP_FROM');
+  if (from !== undefined && !/^[^\s@<>]+@[^\s@<>]+$|<[^\s@<>]+@[^\s@<>]+>$/.test(from)) {
+    throw new ConfigError('SMTP_FROM', `must be an email address, optionally with a name ("Alerts <alerts@example.com>"), got "${from}"`);
+  }
+  const host = optionalText(env, 'SMTP_HOST');
+  if (host === undefined) return undefined;
+  if (from === undefined) throw new ConfigError('SMTP_FROM', 'must be set when SMTP_HOST is set (the sender of email notifications)');
+  if (user !== undefined && !secure && starttls === 'off') {
+    throw new ConfigError('SMTP_STARTTLS', 'must not be off while SMTP_USER is set: the password would cross the network in clear text (use required, or SMTP_SECURE=true)');
+  }
+  return { host, port, secure, starttls, auth: user !== undefined ? { user, pass: pass! } : undefined, from, tls: { ca, rejectUnauthorized } };
 }
 
 /** `nih.gov=0.9,who.int=0.9,example-blog.com=0.2`: host names with a trust weight between 0 and 1. */

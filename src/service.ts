@@ -7,7 +7,7 @@ import { ensureDatabase } from './storage/ensure-database.js';
 import { migrateToLatest } from './storage/migrate.js';
 import { checkServerRequirements } from './storage/server-requirements.js';
 import { loggedOutages, openRedis, redisOptions } from './redis/connection.js';
-import { createQueueEvents, createQueues, queueDepths, QUEUE_NAMES } from './queue/queues.js';
+import { createQueueEvents, createQueues, queueDepths, QUEUE_NAMES, WAITED_QUEUE_NAMES } from './queue/queues.js';
 import { createCpuPool, type CpuPool } from './pool/pool.js';
 import { HealthMonitor } from './monitor/health.js';
 import { AuditCapture } from './monitor/audit-capture.js';
@@ -44,6 +44,7 @@ import { CacheService } from './cache/cache-service.js';
 import { KeyUsageService } from './usage/key-usage-service.js';
 import { MysqlDocumentIndex } from './index/mysql-document-index.js';
 import { segmentStats } from './index/segments.repository.js';
+import { NotificationDispatcher } from './notify/dispatcher.js';
 import { VERSION } from './version.js';
 
 export interface RunningService {
@@ -87,6 +88,9 @@ export async function startService(config: Config, role: Role, logger: Logger, o
   const connection = redisOptions(config.redisUrl);
   const queues = createQueues(connection, config.queuePrefix);
   const heartbeatMs = config.workerHeartbeatMs;
+  // Alert notifications: API processes enqueue deliveries after an alert's transition commits;
+  // workers send them and relay deliveries a dead process recorded but never enqueued.
+  const notifications = new NotificationDispatcher({ db: storage.db, queue: queues.notify, logger, config });
 
   let pool: CpuPool | undefined;
   let workers: RunningWorkers | undefined;
@@ -109,7 +113,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
       observer: indexMergeObserver(metrics),
     });
     await index.resumeMerges();
-    workers = startWorkers({ config, logger, metrics, pool, db: storage.db, redis, connection, index });
+    workers = startWorkers({ config, logger, metrics, pool, db: storage.db, redis, connection, index, notifications });
   }
 
   // Worker processes (and the all-in-one process) write captured audit entries to MySQL; API
@@ -136,7 +140,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
     http = await createProbeServer(config, { metrics, health, accepting: () => accepting });
   } else {
     const queueEvents = createQueueEvents(connection, config.queuePrefix);
-    await Promise.all(QUEUE_NAMES.map((name) => queueEvents[name].waitUntilReady()));
+    await Promise.all(WAITED_QUEUE_NAMES.map((name) => queueEvents[name].waitUntilReady()));
     const master = await ensureMasterKeyHash(storage.db, config.masterApiKey);
     if (master.generated) {
       logger.warn('generated a master API key; it was printed once on stderr');
@@ -203,7 +207,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
     http = await listen(config, app.callback());
     closeApi = async () => {
       await Promise.all([auditCapture?.close(), usageRecorder.close(), keyCache.close(), resultCache.close().then(() => near?.close())]);
-      await Promise.all(QUEUE_NAMES.map((name) => queueEvents[name].close()));
+      await Promise.all(WAITED_QUEUE_NAMES.map((name) => queueEvents[name].close()));
     };
   }
   logger.info({ url: http.url, role, version: VERSION, pool_threads: pool ? config.poolSize : 0 }, `listening on ${http.url}`);

@@ -20,6 +20,8 @@ import { createSearxngClient } from '../search/upstream/searxng.js';
 import { createChatCompletionsSummarizer } from '../search/summarizer/chat-completions.js';
 import { startCrawlWorker } from './crawl.processor.js';
 import { HostGate } from '../crawl/host-gate.js';
+import type { NotificationDispatcher } from '../notify/dispatcher.js';
+import { startNotifyWorker } from './notify.processor.js';
 
 export interface WorkerDeps {
   config: Config;
@@ -31,6 +33,8 @@ export interface WorkerDeps {
   connection: ConnectionOptions;
   /** The search index: the index queue (POST and DELETE /v1/index/documents) and extraction write to it. */
   index: DocumentIndex;
+  /** Hands notification deliveries to the notify queue; the notify worker runs its relay. */
+  notifications: NotificationDispatcher;
 }
 
 export interface RunningWorkers {
@@ -74,9 +78,14 @@ export function startWorkers(deps: WorkerDeps): RunningWorkers {
     worker.on('error', (error) => deps.logger.error({ err: error, queue }, 'worker connection error'));
     return worker;
   });
+  // Notifications have their own retry policy, concurrency and lock (NOTIFY_*), hence their own worker set-up.
+  const notify = startNotifyWorker({
+    config: deps.config, logger: deps.logger, metrics: deps.metrics, db: deps.db, connection: deps.connection, dispatcher: deps.notifications, counter,
+  });
+  workers.push(notify.worker);
 
   const heartbeat = startHeartbeat(deps.redis, deps.config.queuePrefix, deps.config.workerHeartbeatMs, () => ({
-    queues: Object.keys(processors),
+    queues: [...Object.keys(processors), 'notify'],
     concurrency: deps.config.workerConcurrency,
     active_jobs: counter.active,
     pool: deps.pool.stats(),
@@ -100,6 +109,7 @@ export function startWorkers(deps: WorkerDeps): RunningWorkers {
       }
       await heartbeat.stop(true);
       await crawl.close();
+      await notify.close();
       return finished;
     },
   };

@@ -181,6 +181,19 @@ export function createMetrics(role: Role, sources: MetricSources = {}, options: 
       help: 'Age of the oldest audit entry not yet written to the log and its rollups',
       registers: [registry],
     }),
+    notifications: new client.Counter({
+      name: 'sev_notifications_total',
+      help: 'Alert notification tries by channel (webhook, slack, email) and outcome: delivered, retried (failed, another try is scheduled), dead (failed, no tries left)',
+      labelNames: ['channel', 'outcome'] as const,
+      registers: [registry],
+    }),
+    notificationDuration: new client.Histogram({
+      name: 'sev_notification_delivery_seconds',
+      help: 'Time one notification try took (request and answer, or the SMTP exchange), by channel, whatever its outcome',
+      labelNames: ['channel'] as const,
+      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      registers: [registry],
+    }),
     /** Requests, errors, latency and quota use per account and key (src/metrics/tenant-metrics.ts). */
     tenants: createTenantMetrics(registry, options.tenants ?? 'key', LATENCY_BUCKETS),
   };
@@ -188,6 +201,10 @@ export function createMetrics(role: Role, sources: MetricSources = {}, options: 
   for (const queue of ['stream', 'buffer']) metrics.auditBacklog.set({ queue }, 0);
   // Present from the start, so that increase() over the first failure after a restart is not lost.
   for (const outcome of ['completed', 'failed']) metrics.indexMerges.inc({ outcome }, 0);
+  // Likewise for notifications, so that an alert on dead deliveries sees the first one.
+  for (const channel of ['webhook', 'slack', 'email']) {
+    for (const outcome of ['delivered', 'retried', 'dead']) metrics.notifications.inc({ channel, outcome }, 0);
+  }
   // Likewise, so that a hit ratio is defined from the first read.
   for (const outcome of ['hit', 'miss']) metrics.cacheRequests.inc({ outcome }, 0);
 

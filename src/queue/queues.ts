@@ -1,7 +1,14 @@
 import { Queue, QueueEvents, type ConnectionOptions, type JobsOptions } from 'bullmq';
 
-export const QUEUE_NAMES = ['search', 'extract', 'validate', 'index', 'crawl'] as const;
+/**
+ * Every queue: each shows in queue-depth metrics, health and live metrics. `notify` carries
+ * alert notifications (src/notify); nobody waits on its jobs, so it has no QueueEvents.
+ */
+export const QUEUE_NAMES = ['search', 'extract', 'validate', 'index', 'crawl', 'notify'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
+/** The queues API processes listen to for job completion (QueueEvents: one Redis connection each). */
+export const WAITED_QUEUE_NAMES = ['search', 'extract', 'validate', 'index', 'crawl'] as const satisfies readonly QueueName[];
+export type WaitedQueueName = (typeof WAITED_QUEUE_NAMES)[number];
 
 /** What every job carries: the request that caused it, so logs and results join up. */
 export interface JobEnvelope<T> {
@@ -35,7 +42,7 @@ export const DEFAULT_JOB_OPTIONS: JobsOptions = {
 };
 
 export type Queues = Record<QueueName, Queue>;
-export type QueueEventsByName = Record<QueueName, QueueEvents>;
+export type QueueEventsByName = Record<WaitedQueueName, QueueEvents>;
 
 export function createQueues(connection: ConnectionOptions, prefix: string): Queues {
   const make = (name: QueueName) => {
@@ -44,11 +51,13 @@ export function createQueues(connection: ConnectionOptions, prefix: string): Que
     queue.setMaxListeners(0);
     return queue;
   };
-  return { search: make('search'), extract: make('extract'), validate: make('validate'), index: make('index'), crawl: make('crawl') };
+  return {
+    search: make('search'), extract: make('extract'), validate: make('validate'), index: make('index'), crawl: make('crawl'), notify: make('notify'),
+  };
 }
 
 export function createQueueEvents(connection: ConnectionOptions, prefix: string): QueueEventsByName {
-  const make = (name: QueueName) => {
+  const make = (name: WaitedQueueName) => {
     const events = new QueueEvents(name, { connection, prefix });
     // Every waiting request listens until its job finishes; hundreds at once are normal, not a leak.
     events.setMaxListeners(0);

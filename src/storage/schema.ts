@@ -23,6 +23,7 @@ export interface Database {
   crawls: CrawlsTable;
   crawl_pages: CrawlPagesTable;
   dashboards: DashboardsTable;
+  notification_deliveries: NotificationDeliveriesTable;
 }
 
 export interface ExtractionsTable {
@@ -315,4 +316,29 @@ export interface DashboardsTable {
   definition: string;
   created_at: Date;
   updated_at: Date;
+}
+
+/** Alert notifications (src/notify/): one row per event and channel; the delivery log and dead letters. */
+export interface NotificationDeliveriesTable {
+  id: string;
+  alert_id: string;
+  account_id: string | null;
+  mode: string;
+  event_id: string;
+  event: string;
+  channel: string;
+  destination: string;
+  /** The ChannelTarget (secret and template included), JSON. */
+  target: string;
+  /** The Notification, JSON. */
+  notification: string;
+  /** queued → (retrying →) delivered | dead */
+  status: string;
+  attempts: ColumnType<number, number | undefined, number>;
+  last_error: string | null;
+  last_status_code: number | null;
+  enqueued_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  delivered_at: Date | null;
 }
