@@ -284,7 +284,7 @@ describe('dashboards', function () {
     expect(made.map((r) => r.status)).to.deep.equal(new Array(100).fill(201));
     const refused = await create({ name: 'one more', metrics: [{ type: 'requests' }] }, key);
     expect(refused.status).to.equal(422);
-    expect(refused.json.error).to.deep.include({ code: 'TOO_MANY_DASHBOARDS', details: { limit: 100, dashboards: 100 } });
+    expect(refused.json.error).to.deep.include({ code: 'RESOURCE_LIMIT_REACHED', details: { resource: 'dashboards', limit: 100, count: 100 } });
     const page = (await call(service.url, '/v1/dashboards?limit=30&offset=90', { key })).json.data;
     expect(page).to.deep.include({ total: 100, limit: 30, offset: 90 });
     expect(page.items).to.have.length(10);

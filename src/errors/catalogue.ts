@@ -105,6 +105,11 @@ export const ERROR_CATALOGUE = {
     message: 'Request bodies must be sent as JSON.',
     suggestion: 'Send the header Content-Type: application/json.',
   },
+  RESOURCE_LIMIT_REACHED: {
+    status: 422, retryable: false, details: ['resource', 'limit', 'count'],
+    message: 'The caller already has as many of these as it may.',
+    suggestion: 'Delete one it no longer needs (or replace one with PUT), then create the new one.',
+  },
   KEY_NOT_ACTIVE: {
     status: 422, retryable: false, details: ['key_id', 'status'],
     message: 'The key is not active.',
@@ -119,11 +124,6 @@ export const ERROR_CATALOGUE = {
     status: 429, retryable: true, details: ['limit', 'unfinished'],
     message: 'The account already has as many unfinished crawls as it may.',
     suggestion: 'Wait for a crawl to finish, or cancel one with DELETE /v1/crawl/{id}, then start the new one.',
-  },
-  TOO_MANY_DASHBOARDS: {
-    status: 422, retryable: false, details: ['limit', 'dashboards'],
-    message: 'The caller already has as many dashboards as it may.',
-    suggestion: 'Delete a dashboard with DELETE /v1/dashboards/{id}, or replace one with PUT /v1/dashboards/{id}.',
   },
   MONTHLY_LIMIT_EXCEEDED: {
     status: 429, retryable: true, details: ['monthly_limit', 'requests_used', 'reset_date', 'upgrade_url'],

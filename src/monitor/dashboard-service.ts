@@ -66,7 +66,7 @@ export class DashboardService {
     };
     const stored = await insertDashboardWithin(this.db, row, this.options.maxPerOwner);
     if (!stored.inserted) {
-      throw new ApiError('TOO_MANY_DASHBOARDS', { limit: this.options.maxPerOwner, dashboards: stored.count },
+      throw new ApiError('RESOURCE_LIMIT_REACHED', { resource: 'dashboards', limit: this.options.maxPerOwner, count: stored.count },
         `You already have ${stored.count} dashboards, the most one owner may have: delete one, or replace one with PUT.`);
     }
     return view(row);
