@@ -5,9 +5,10 @@ import type { Logger } from '../log/logger.js';
 import type { Mode } from '../mode.js';
 import { HostLoadSampler, type HostLoad } from './host-load.js';
 import {
-  accountScope, ALL_SCOPE, modeScope, BUCKET_TTL_MS, COUNTERS, emptyCounts, endpointScope, ENDPOINT_SCOPES, FLUSH_MS, MINUTE_MS, minuteKey, minuteOf,
-  processesKey, type Counts, type MinuteCounts, type ProcessRole, type ProcessSnapshot, type ProcessStatus,
+  accountEndpointScope, accountScope, addCounts, ALL_SCOPE, modeScope, BUCKET_TTL_MS, countFields, emptyCounts, endpointScope, FLUSH_MS, MINUTE_MS, minuteKey, minuteOf,
+  processesKey, type MinuteCounts, type ProcessRole, type ProcessSnapshot, type ProcessStatus,
 } from './live-store.js';
+import { latencyBucket } from './latency-buckets.js';
 
 const CLOSE_WAIT_MS = 1000;
 
@@ -110,12 +111,14 @@ export class LiveRecorder {
     let scopes = this.pending.get(minute);
     if (!scopes) this.pending.set(minute, (scopes = new Map()));
     const us = Math.round(sample.seconds * 1e6);
+    const bucket = latencyBucket(sample.seconds * 1000);
     const failed = sample.status >= 400;
     const add = (scope: string): void => {
       let counts = scopes.get(scope);
       if (!counts) scopes.set(scope, (counts = emptyCounts()));
       counts.n++;
       counts.us += us;
+      counts.lat[bucket]!++;
       if (failed) counts.err++;
       else counts.okus += us;
       if (sample.cacheHit === true) counts.hit++;
@@ -124,9 +127,12 @@ export class LiveRecorder {
     add(ALL_SCOPE);
     if (sample.mode !== null) {
       add(modeScope(sample.mode));
-      if (sample.accountId !== null) add(accountScope(sample.accountId, sample.mode));
+      if (sample.accountId !== null) {
+        add(accountScope(sample.accountId, sample.mode));
+        if (sample.route !== undefined) add(accountEndpointScope(sample.accountId, sample.mode, sample.route));
+      }
     }
-    if (sample.route !== undefined && ENDPOINT_SCOPES.has(sample.route)) add(endpointScope(sample.route));
+    if (sample.route !== undefined) add(endpointScope(sample.route));
   }
 
   /** Counts not yet written to Redis, per minute and scope (readers add them to what Redis holds). */
@@ -177,7 +183,7 @@ export class LiveRecorder {
     for (const [minute, scopes] of batch) {
       const key = minuteKey(this.deps.prefix, minute);
       for (const [scope, counts] of scopes) {
-        for (const counter of COUNTERS) if (counts[counter] !== 0) multi.hincrby(key, `${scope}|${counter}`, counts[counter]);
+        for (const [field, n] of countFields(scope, counts)) multi.hincrby(key, field, n);
       }
       multi.pexpireat(key, (minute + 1) * MINUTE_MS + BUCKET_TTL_MS);
     }
@@ -204,8 +210,8 @@ export class LiveRecorder {
       if (!target) this.pending.set(minute, (target = new Map()));
       for (const [scope, counts] of scopes) {
         const existing = target.get(scope);
-        if (existing) for (const counter of COUNTERS) existing[counter] += counts[counter];
-        else target.set(scope, counts as Counts);
+        if (existing) addCounts(existing, counts);
+        else target.set(scope, counts);
       }
     }
   }

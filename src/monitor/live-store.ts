@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Mode } from '../mode.js';
 import type { HostLoad } from './host-load.js';
+import { LATENCY_BUCKETS } from './latency-buckets.js';
 
 /**
  * The Redis layout of the live figures every API and worker process shares (prefix = QUEUE_PREFIX):
@@ -10,9 +11,11 @@ import type { HostLoad } from './host-load.js';
  *                              scope `all` (every request the API answered, probes excepted),
  *                              `mode:<mode>` (requests made with a key of that mode, the master
  *                              key's live), `acct:<account id>:<mode>` (requests made with that
- *                              account's keys in that mode), `ep:<path>` (POST /v1/search, /v1/validate,
- *                              /v1/extract); counters below. Each process adds its requests with
- *                              HINCRBY once a second.
+ *                              account's keys in that mode), `ep:<route>` (every request to one
+ *                              endpoint), `acctep:<account id>:<mode>:<route>` (an account's
+ *                              requests to one endpoint); counters below, and the latency
+ *                              buckets `b0`…`b13` of latency-buckets.ts. Each process adds its
+ *                              requests with HINCRBY once a second.
  *   <prefix>:live:procs        hash: process id → JSON ProcessSnapshot, rewritten once a second;
  *                              a snapshot older than FRESH_MS is a process gone, one older than
  *                              PRUNE_MS is deleted by the next reader.
@@ -21,7 +24,11 @@ import type { HostLoad } from './host-load.js';
 /** Requests, failed ones (status ≥ 400), summed response time of all and of successful ones (µs), result-cache hits and misses. */
 export const COUNTERS = ['n', 'err', 'us', 'okus', 'hit', 'miss'] as const;
 export type Counter = (typeof COUNTERS)[number];
-export type Counts = Record<Counter, number>;
+/** The counters, and requests per latency bucket (for percentiles, as the hourly rollups keep them). */
+export type Counts = Record<Counter, number> & { lat: number[] };
+
+/** Field names of the latency buckets. */
+export const LATENCY_FIELDS: readonly string[] = Array.from({ length: LATENCY_BUCKETS }, (_, i) => `b${i}`);
 
 export const MINUTE_MS = 60_000;
 /** Long enough for trending's 35 minutes. */
@@ -30,8 +37,6 @@ export const FLUSH_MS = 1000;
 export const FRESH_MS = 5 * FLUSH_MS;
 export const PRUNE_MS = 10 * MINUTE_MS;
 
-/** The endpoints whose own figures health reports (response time, cache hit rate). */
-export const ENDPOINT_SCOPES: ReadonlySet<string> = new Set(['/v1/search', '/v1/validate', '/v1/extract']);
 
 export const ALL_SCOPE = 'all';
 
@@ -43,8 +48,12 @@ export function modeScope(mode: Mode): string {
   return `mode:${mode}`;
 }
 
-export function endpointScope(path: string): string {
-  return `ep:${path}`;
+export function endpointScope(route: string): string {
+  return `ep:${route}`;
+}
+
+export function accountEndpointScope(accountId: string, mode: Mode, route: string): string {
+  return `acctep:${accountId}:${mode}:${route}`;
 }
 
 export function minuteOf(epochMs: number): number {
@@ -60,12 +69,23 @@ export function processesKey(prefix: string): string {
 }
 
 export function emptyCounts(): Counts {
-  return { n: 0, err: 0, us: 0, okus: 0, hit: 0, miss: 0 };
+  return { n: 0, err: 0, us: 0, okus: 0, hit: 0, miss: 0, lat: new Array<number>(LATENCY_BUCKETS).fill(0) };
 }
 
 export function addCounts(into: Counts, from: Readonly<Counts>): Counts {
   for (const counter of COUNTERS) into[counter] += from[counter];
+  for (let i = 0; i < LATENCY_BUCKETS; i++) into.lat[i]! += from.lat[i]!;
   return into;
+}
+
+/** The hash fields of a scope's counts that are not zero, with their values: what a flush adds. */
+export function countFields(scope: string, counts: Readonly<Counts>): Array<[string, number]> {
+  const fields: Array<[string, number]> = [];
+  for (const counter of COUNTERS) if (counts[counter] !== 0) fields.push([`${scope}|${counter}`, counts[counter]]);
+  counts.lat.forEach((n, i) => {
+    if (n !== 0) fields.push([`${scope}|${LATENCY_FIELDS[i]}`, n]);
+  });
+  return fields;
 }
 
 export type ProcessRole = 'all' | 'api' | 'worker';
@@ -98,7 +118,8 @@ export type MinuteCounts = Map<number, Map<string, Counts>>;
 
 /** Reads `scopes` for every minute of [from, to] in one round trip. */
 export async function readMinutes(redis: Redis, prefix: string, scopes: readonly string[], from: number, to: number): Promise<MinuteCounts> {
-  const fields = scopes.flatMap((scope) => COUNTERS.map((counter) => `${scope}|${counter}`));
+  const names = [...COUNTERS, ...LATENCY_FIELDS];
+  const fields = scopes.flatMap((scope) => names.map((name) => `${scope}|${name}`));
   const pipeline = redis.pipeline();
   for (let minute = from; minute <= to; minute++) pipeline.hmget(minuteKey(prefix, minute), ...fields);
   const replies = (await pipeline.exec()) ?? [];
@@ -109,9 +130,11 @@ export async function readMinutes(redis: Redis, prefix: string, scopes: readonly
     const list = values as Array<string | null>;
     scopes.forEach((scope, s) => {
       const counts = emptyCounts();
+      const at = s * names.length;
       COUNTERS.forEach((counter, c) => {
-        counts[counter] = Number(list[s * COUNTERS.length + c] ?? 0);
+        counts[counter] = Number(list[at + c] ?? 0);
       });
+      for (let b = 0; b < LATENCY_BUCKETS; b++) counts.lat[b] = Number(list[at + COUNTERS.length + b] ?? 0);
       byScope.set(scope, counts);
     });
     result.set(from + index, byScope);

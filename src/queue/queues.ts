@@ -77,3 +77,9 @@ export async function queueDepths(queues: Queues): Promise<Array<{ queue: QueueN
   );
   return rows.flat();
 }
+
+/** Jobs queued and not started yet (waiting, delayed, prioritized) over every queue: the queue depth live metrics and alerts read. */
+export async function waitingJobs(queues: Queues): Promise<number> {
+  const counts = await Promise.all(QUEUE_NAMES.map((name) => queues[name].getJobCounts('waiting', 'delayed', 'prioritized')));
+  return counts.reduce((sum, c) => sum + (c.waiting ?? 0) + (c.delayed ?? 0) + (c.prioritized ?? 0), 0);
+}
