@@ -7,7 +7,7 @@ import { hashKey, hashesEqual } from './key-hash.js';
 import { parseKey } from './key-format.js';
 import { findKeyBySecretHash, type KeyRecord, type SecretMatch } from './keys.repository.js';
 import type { KeyLookupCache } from './key-cache.js';
-import type { Plan, Plans } from './plans.js';
+import { monthlyLimit, type Plan, type Plans } from './plans.js';
 import { operatorPrincipal, SCOPES, type Permission, type Principal } from './principal.js';
 import type { Mode } from '../mode.js';
 
@@ -104,7 +104,7 @@ export function keyLimits(key: Pick<KeyRecord, 'rateLimit' | 'dailyLimit' | 'mod
   return {
     rateLimitPerMinute: effectiveLimit(key.rateLimit, plan.rate_limit_per_minute)!,
     dailyLimit: effectiveLimit(key.dailyLimit, plan.daily_limit_per_key),
-    monthlyLimit: key.mode === 'test' ? plan.sandbox_monthly_limit : plan.monthly_limit,
+    monthlyLimit: monthlyLimit(plan, key.mode),
   };
 }
 

@@ -80,6 +80,11 @@ export class KeyService {
     return listAccounts(this.db, limit, offset);
   }
 
+  /** The account, or undefined when there is none. */
+  findAccount(id: string): Promise<Account | undefined> {
+    return findAccount(this.db, id);
+  }
+
   async getAccount(id: string): Promise<Account> {
     const account = await findAccount(this.db, id);
     if (!account) throw notFound('account', id);

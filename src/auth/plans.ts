@@ -4,6 +4,8 @@
  * with PLANS_FILE (same shape as DEFAULT_PLANS, JSON) and pick the default account's plan with
  * DEFAULT_PLAN.
  */
+import type { Mode } from '../mode.js';
+
 export const FEATURES = ['scoped_keys', 'service_accounts'] as const;
 export type Feature = (typeof FEATURES)[number];
 
@@ -94,4 +96,9 @@ export function parsePlans(text: string): Plan[] {
 
 function isPositiveInteger(value: unknown): value is number {
   return Number.isSafeInteger(value) && (value as number) > 0;
+}
+
+/** The monthly quota of a plan in a mode (sandbox keys have their own); null: unlimited. */
+export function monthlyLimit(plan: Plan, mode: Mode): number | null {
+  return mode === 'test' ? plan.sandbox_monthly_limit : plan.monthly_limit;
 }

@@ -166,10 +166,8 @@ export class UsageMeter {
   }
 
   /** Requests of an account in one mode this month, as its monthly quota counts them. */
-  async monthUsage(accountId: string, mode: Mode): Promise<number> {
-    const month = monthOf(this.clock.now());
-    const counted = await this.redis.get(this.monthKey(accountId, mode, month));
-    return counted !== null ? Number(counted) : monthlyUsage(this.db, accountId, mode, month);
+  monthUsage(accountId: string, mode: Mode): Promise<number> {
+    return monthUsage(this.redis, this.db, this.prefix, accountId, mode, this.clock.now());
   }
 
   /**
@@ -218,9 +216,8 @@ export class UsageMeter {
     ];
   }
 
-  // Both counters of a request share the account's hash tag (as its rate-limit window does), so the scripts also run on Redis Cluster.
   private monthKey(accountId: string, mode: string, month: string): string {
-    return `${this.prefix}:usage:{${accountId}}:${mode}:${month}`;
+    return monthKey(this.prefix, accountId, mode, month);
   }
 
   private dayKey(accountId: string, keyId: string, day: string): string {
@@ -256,4 +253,20 @@ export class UsageMeter {
       { headers },
     );
   }
+}
+
+// Both counters of a request share the account's hash tag (as its rate-limit window does), so the scripts also run on Redis Cluster.
+function monthKey(prefix: string, accountId: string, mode: string, month: string): string {
+  return `${prefix}:usage:{${accountId}}:${mode}:${month}`;
+}
+
+/**
+ * Requests of an account in one mode in the month of `now`, as its monthly quota counts them:
+ * the Redis counter, or MySQL's durable count where the counter is missing. For readers outside
+ * the request path (the alert evaluator runs in worker processes, which meter nothing).
+ */
+export async function monthUsage(redis: Redis, db: Kysely<Database>, prefix: string, accountId: string, mode: Mode, now: Date): Promise<number> {
+  const month = monthOf(now);
+  const counted = await redis.get(monthKey(prefix, accountId, mode, month));
+  return counted !== null ? Number(counted) : monthlyUsage(db, accountId, mode, month);
 }

@@ -15,6 +15,7 @@ import { latencyQuantile } from '../monitor/latency-buckets.js';
 import type { AuditScope, TimeRange } from '../monitor/audit-range.js';
 import type { UsageMeter } from './usage-meter.js';
 import { startOfNextMonth } from './periods.js';
+import { monthlyLimit } from '../auth/plans.js';
 import { ApiError } from '../errors/catalogue.js';
 
 export type Period = 'hour' | 'day' | 'week' | 'month' | 'year';
@@ -111,7 +112,7 @@ export class UsageReportService {
     const mode = (scope.mode ?? 'live') as Mode;
     const account = await this.keys.getAccount(scope.accountId);
     const plan = this.keys.plans.get(account.plan);
-    const limit = mode === 'test' ? plan.sandbox_monthly_limit : plan.monthly_limit;
+    const limit = monthlyLimit(plan, mode);
     const used = await this.meter.monthUsage(scope.accountId, mode);
     return {
       requests_used: used,
