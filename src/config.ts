@@ -72,6 +72,8 @@ export interface Config {
   readonly logLevel: string;
   /** The region this process reports in audit entries, health and live metrics (REGION). */
   readonly region: string;
+  /** How often every alert is evaluated, once across the cluster (ALERT_EVAL_INTERVAL_MS). */
+  readonly alertIntervalMs: number;
   readonly audit: {
     /**
      * Whether requests are captured at all (AUDIT_CAPTURE=off: no audit log, and usage and error
@@ -306,6 +308,7 @@ export function loadConfig(env: Env = process.env): Config {
       lockMs: integer(env, 'NOTIFY_LOCK_MS', 30_000, 500, 600_000),
     },
     smtp: smtpFrom(env),
+    alertIntervalMs: integer(env, 'ALERT_EVAL_INTERVAL_MS', 30_000, 1000, 3_600_000),
   };
   return deepFreeze(config);
 }

@@ -44,8 +44,13 @@ import { CacheService } from './cache/cache-service.js';
 import { KeyUsageService } from './usage/key-usage-service.js';
 import { MysqlDocumentIndex } from './index/mysql-document-index.js';
 import { segmentStats } from './index/segments.repository.js';
-import { NotificationDispatcher } from './notify/dispatcher.js';
 import { VERSION } from './version.js';
+import { AlertService } from './alerts/alert-service.js';
+import { AlertEvaluator } from './alerts/alert-evaluator.js';
+import { NotificationDispatcher } from './notify/dispatcher.js';
+import { emailConfigured } from './notify/email-sender.js';
+import { QuotaReader } from './usage/quota-month.js';
+import { ROUTES } from './http/routes/index.js';
 
 export interface RunningService {
   /** Where the API (role all/api) or the probe server (role worker) listens. */
@@ -88,8 +93,9 @@ export async function startService(config: Config, role: Role, logger: Logger, o
   const connection = redisOptions(config.redisUrl);
   const queues = createQueues(connection, config.queuePrefix);
   const heartbeatMs = config.workerHeartbeatMs;
-  // Alert notifications: API processes enqueue deliveries after an alert's transition commits;
-  // workers send them and relay deliveries a dead process recorded but never enqueued.
+  // Alert notifications: the evaluator (worker roles) enqueues the deliveries of a transition once
+  // it commits, API processes those of a test notification; workers send them, and relay
+  // deliveries a dead process recorded but never enqueued.
   const notifications = new NotificationDispatcher({ db: storage.db, queue: queues.notify, logger, config });
 
   let pool: CpuPool | undefined;
@@ -124,6 +130,14 @@ export async function startService(config: Config, role: Role, logger: Logger, o
   const retention = new RetentionJob(redis, storage.db, config.queuePrefix,
     { auditDays: config.audit.retentionDays, rollupDays: config.audit.rollupRetentionDays }, logger);
   retention.start();
+
+  // Every worker process (and the all-in-one one) wakes each interval; one of them evaluates it (alert-evaluator.ts).
+  const quotas = new QuotaReader(new KeyService(storage.db, redis, config.queuePrefix, clock, config.plans), redis, storage.db, config.queuePrefix, clock);
+  const evaluator = role === 'api' ? undefined : new AlertEvaluator({
+    db: storage.db, redis, prefix: config.queuePrefix, queues, clock, logger, metrics, dispatcher: notifications, intervalMs: config.alertIntervalMs,
+    quota: (accountId, mode) => quotas.month(accountId, mode),
+  });
+  evaluator?.start();
 
   // Every process tells the others its load and requests once a second (GET /v1/metrics/live, /v1/health).
   const live = new LiveRecorder({ redis, prefix: config.queuePrefix, region: config.region, role, dbPool: () => storage.poolUsage(), logger });
@@ -166,6 +180,10 @@ export async function startService(config: Config, role: Role, logger: Logger, o
     const usageRecorder = new UsageRecorder(storage.db, logger);
     const usageMeter = new UsageMeter(redis, storage.db, config.queuePrefix, clock, usageRecorder);
     health.start(HEALTH_PROBE_INTERVAL_MS);
+    const alerts = new AlertService({
+      db: storage.db, clock, dispatcher: notifications, endpoints: new Set(ROUTES.map((route) => route.path)), allowedCidrs: config.fetch.allowedCidrs,
+      emailEnabled: emailConfigured(config), getAccount: (id) => keys.getAccount(id),
+    });
     // Every route reaches storage, Redis and the queues through these, and only through these.
     const services: Services = {
       search: new SearchService({
@@ -184,7 +202,11 @@ export async function startService(config: Config, role: Role, logger: Logger, o
       audit: new AuditService(storage.db, clock, config.audit.retentionDays),
       errors: new ErrorAnalyticsService(storage.db, clock),
       dashboards: new DashboardService(storage.db, keys, usageMeter, clock, { maxPerOwner: 100, maxPeriodDays: config.audit.rollupRetentionDays }),
-      live: new LiveMetricsService({ redis, prefix: config.queuePrefix, recorder: live, queues, getAccount: (id) => keys.getAccount(id) }),
+      live: new LiveMetricsService({
+        redis, prefix: config.queuePrefix, recorder: live, queues, getAccount: (id) => keys.getAccount(id),
+        firingAlerts: (scope, now) => alerts.firing(scope, now),
+      }),
+      alerts,
       metrics,
       version: VERSION,
       accepting: () => accepting,
@@ -229,6 +251,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
     }
     await closeApi();
     retention.stop();
+    await evaluator?.stop();
     await auditDrain?.stop();
     await live.close();
     await index?.close();

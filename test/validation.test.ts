@@ -36,7 +36,7 @@ describe('validation', () => {
       for (const id of [
         'search.request', 'extract.request', 'validate.request', 'cache-query.query', 'cache-store.request',
         'cache-clear.request', 'usage.query', 'audit.query', 'errors.query', 'metrics-live.query',
-        'dashboard.request', 'auth-key.request', 'service-account.request', 'alerts.request',
+        'dashboard.request', 'auth-key.request', 'service-account.request', 'alert.request',
         'search.response', 'extract.response', 'validate.response', 'health.response', 'error.envelope',
       ]) {
         expect(documents[id], id).to.include({ $id: id });
@@ -436,24 +436,17 @@ describe('validation', () => {
         invalid('metrics', 'must contain at least 1 item', []));
     });
 
-    it('checks alert conditions, durations, channels and the webhook template', () => {
-      const alert = { name: 'errors', condition: 'error_rate > 0.05', duration: '5m', channels: ['email', 'webhook'] };
-      const webhook = { url: 'https://hooks.example.com/a', payload_template: '{"text": "{{alert_name}}: {{ message }} {{metrics}}"}' };
-      expect(() => validateBody('alerts.request', { alerts: [alert], webhook })).not.to.throw();
-      const alerts = (a: Record<string, unknown>, w: Record<string, unknown> = webhook) => () =>
-        validateBody('alerts.request', { alerts: [{ ...alert, ...a }], webhook: w });
-      expectError(alerts({ condition: 'error_rate >' }), 'INVALID_PARAMETER',
-        invalid('alerts[0].condition', 'must be a comparison of a metric with a number, such as error_rate > 0.05', 'error_rate >'));
-      expectError(alerts({ duration: '5 minutes' }), 'INVALID_PARAMETER',
-        invalid('alerts[0].duration', 'must be a duration such as 30s, 5m, 24h or 7d', '5 minutes'));
-      expectError(alerts({ channels: ['pager'] }), 'INVALID_PARAMETER',
-        invalid('alerts[0].channels[0]', 'must be one of: email, webhook, slack', 'pager'));
-      expectError(alerts({}, { url: 'https://hooks.example.com/a', payload_template: '{{secret}}' }), 'INVALID_PARAMETER',
-        invalid('webhook.payload_template',
-          'must be a template whose placeholders are among {{alert_name}}, {{message}}, {{timestamp}}, {{severity}}, {{metrics}}',
-          '{{secret}}'));
+    it('checks an alert\'s durations, channels, destinations and e-mail addresses (conditions and templates are parsed when saved)', () => {
+      const alert = { name: 'errors', condition: 'error_rate > 0.05', duration: '5m', channels: ['email', 'webhook'], webhook: { url: 'https://hooks.example.com/a' }, email: { to: ['ops@example.com'] } };
+      expect(validateBody('alert.request', structuredClone(alert))).to.deep.equal({ ...alert, severity: 'warning', enabled: true });
+      const body = (changes: Record<string, unknown>) => () => validateBody('alert.request', { ...alert, ...changes });
+      expectError(body({ duration: '5 minutes' }), 'INVALID_PARAMETER',
+        invalid('duration', 'must be a duration such as 30s, 5m, 24h or 7d', '5 minutes'));
+      expectError(body({ channels: ['pager'] }), 'INVALID_PARAMETER', invalid('channels[0]', 'must be one of: email, webhook, slack', 'pager'));
+      expectError(body({ email: { to: ['ops at example'] } }), 'INVALID_PARAMETER',
+        invalid('email.to[0]', 'must be an e-mail address such as ops@example.com', 'ops at example'));
       // Only the top-level url of extract has a code of its own.
-      expectError(alerts({}, { url: 'ftp://hooks.example.com' }), 'INVALID_PARAMETER',
+      expectError(body({ webhook: { url: 'ftp://hooks.example.com' } }), 'INVALID_PARAMETER',
         invalid('webhook.url', 'must be an absolute http:// or https:// URL', 'ftp://hooks.example.com'));
     });
   });

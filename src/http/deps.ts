@@ -10,6 +10,7 @@ import type { DashboardService } from '../monitor/dashboard-service.js';
 import type { LiveRecorder } from '../monitor/live-recorder.js';
 import type { UsageReportService } from '../usage/usage-report.js';
 import type { LiveMetricsService } from '../monitor/live-metrics.js';
+import type { AlertService } from '../alerts/alert-service.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { KeyService } from '../auth/key-service.js';
 import type { Clock } from '../clock.js';
@@ -44,6 +45,8 @@ export interface Services {
   dashboards: DashboardService;
   /** GET /v1/metrics/live. */
   live: LiveMetricsService;
+  /** /v1/alerts: definitions, history, deliveries, test notifications. */
+  alerts: AlertService;
   /** The Prometheus registry /metrics exposes. */
   metrics: Metrics;
   version: string;

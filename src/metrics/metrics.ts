@@ -194,11 +194,30 @@ export function createMetrics(role: Role, sources: MetricSources = {}, options: 
       buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
       registers: [registry],
     }),
+    alertEvaluations: new client.Counter({
+      name: 'sev_alert_evaluations_total',
+      help: 'Alert evaluation intervals this process ran, by outcome: evaluated (its result took effect), skipped (another process had evaluated the interval), failed',
+      labelNames: ['outcome'] as const,
+      registers: [registry],
+    }),
+    alertEvaluationSeconds: new client.Histogram({
+      name: 'sev_alert_evaluation_seconds',
+      help: 'Time one evaluation of every alert definition took, figures read and state written',
+      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [registry],
+    }),
+    alertTransitions: new client.Counter({
+      name: 'sev_alert_transitions_total',
+      help: 'Alert state changes, by the state entered (pending, firing, resolved, inactive)',
+      labelNames: ['state'] as const,
+      registers: [registry],
+    }),
     /** Requests, errors, latency and quota use per account and key (src/metrics/tenant-metrics.ts). */
     tenants: createTenantMetrics(registry, options.tenants ?? 'key', LATENCY_BUCKETS),
   };
   for (const outcome of ['written', 'duplicate', 'dropped']) metrics.auditEntries.inc({ outcome }, 0);
   for (const queue of ['stream', 'buffer']) metrics.auditBacklog.set({ queue }, 0);
+  for (const outcome of ['evaluated', 'skipped', 'failed']) metrics.alertEvaluations.inc({ outcome }, 0);
   // Present from the start, so that increase() over the first failure after a restart is not lost.
   for (const outcome of ['completed', 'failed']) metrics.indexMerges.inc({ outcome }, 0);
   // Likewise for notifications, so that an alert on dead deliveries sees the first one.

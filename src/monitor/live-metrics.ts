@@ -3,7 +3,7 @@ import { ApiError } from '../errors/catalogue.js';
 import type { Principal } from '../auth/principal.js';
 import type { Mode } from '../mode.js';
 import { monitorScope, type ScopeQuery } from './monitor-scope.js';
-import { QUEUE_NAMES, type Queues } from '../queue/queues.js';
+import { waitingJobs, type Queues } from '../queue/queues.js';
 import type { LiveRecorder } from './live-recorder.js';
 import {
   accountScope, ALL_SCOPE, hostUsage, modeScope, mergeMinutes, MINUTE_MS, minuteOf, readMinutes, readProcesses, sumMinutes, withOwn, type Counts,
@@ -41,6 +41,8 @@ export interface LiveMetricsDeps {
   queues: Queues;
   /** Throws NOT_FOUND for an account that does not exist. */
   getAccount(id: string): Promise<unknown>;
+  /** The alerts firing over an account's figures in a mode, or (nulls) every firing alert. */
+  firingAlerts(scope: { accountId: string | null; mode: string | null }, now: Date): Promise<LiveMetrics['alerts']>;
 }
 
 /** Minutes of last_5_minutes (the current one included) and of the window trending compares them with. */
@@ -50,7 +52,7 @@ export const EARLIER_MINUTES = 30;
 /**
  * GET /v1/metrics/live: the deployment's current load (every API and worker process, from their
  * snapshots), the caller's requests of the last 5 minutes and their trend (from the shared
- * per-minute counts), and the firing alerts (none: there is no alert engine yet).
+ * per-minute counts), and the alerts firing over the same figures (docs/alerts.md).
  */
 export class LiveMetricsService {
   constructor(private readonly deps: LiveMetricsDeps) {}
@@ -72,12 +74,13 @@ export class LiveMetricsService {
       figures = await Promise.all([
         readMinutes(this.deps.redis, this.deps.prefix, [scopeName], firstEarlier, current),
         readProcesses(this.deps.redis, this.deps.prefix, now),
-        this.queueDepth(),
+        waitingJobs(this.deps.queues),
       ]);
     } catch (error) {
       throw new ApiError('SERVICE_UNAVAILABLE', { estimated_recovery: 'when Redis is reachable again', status_page: '/v1/health' }, 'Live metrics are unavailable: Redis does not answer.', { cause: error });
     }
     const [stored, processes, queueDepth] = figures;
+    const alerts = await this.deps.firingAlerts({ accountId: scope.account_id, mode: scope.mode }, new Date(now));
     const minutes = mergeMinutes(stored, this.deps.recorder.unwritten());
     const recent = sumMinutes(minutes, scopeName, firstRecent, current);
     const earlier = sumMinutes(minutes, scopeName, firstEarlier, firstRecent - 1);
@@ -94,7 +97,7 @@ export class LiveMetricsService {
         memory_usage: usage.memory,
       },
       last_5_minutes: lastMinutes(recent),
-      alerts: [],
+      alerts,
       trending: trending(recent, RECENT_MINUTES - 1 + (now % MINUTE_MS) / MINUTE_MS, earlier, EARLIER_MINUTES),
     };
   }
@@ -106,11 +109,6 @@ export class LiveMetricsService {
     return { account_id: accountId, mode: mode as Mode | null };
   }
 
-  /** Jobs queued and not started yet (waiting, delayed, prioritized) over every queue. */
-  private async queueDepth(): Promise<number> {
-    const counts = await Promise.all(QUEUE_NAMES.map((name) => this.deps.queues[name].getJobCounts('waiting', 'delayed', 'prioritized')));
-    return counts.reduce((sum, c) => sum + (c.waiting ?? 0) + (c.delayed ?? 0) + (c.prioritized ?? 0), 0);
-  }
 }
 
 export function lastMinutes(counts: Counts): LiveMetrics['last_5_minutes'] {

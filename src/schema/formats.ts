@@ -9,9 +9,6 @@ const HTTP_URL_START = /^https?:\/\/[^\s/?#]/i;
 const BARE_DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/i;
 const CIDR_PREFIX = /\/(?:0|[1-9]\d{0,2})$/;
 const TIME_SPAN = /^[1-9]\d{0,5}[smhdw]$/;
-const ALERT_CONDITION = /^[a-z][a-z0-9_]*\s*(?:>=|<=|==|!=|>|<)\s*-?\d+(?:\.\d+)?$/;
-const TEMPLATE_PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
-const WEBHOOK_PLACEHOLDERS: ReadonlySet<string> = new Set(['alert_name', 'message', 'timestamp', 'severity', 'metrics']);
 
 /** Absolute http(s) URL with a host. The prefix test keeps out what WHATWG URL would repair ('http:x', ' http://x'). */
 function isHttpUrl(s: string): boolean {
@@ -32,8 +29,12 @@ function isCidr(s: string): boolean {
   return ipaddr.IPv4.isValidCIDRFourPartDecimal(s) || ipaddr.IPv6.isValidCIDR(s);
 }
 
-function isPayloadTemplate(s: string): boolean {
-  return [...s.matchAll(TEMPLATE_PLACEHOLDER)].every((m) => WEBHOOK_PLACEHOLDERS.has(m[1] ?? ''));
+const SPAN_UNIT_MS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/** Milliseconds of a value of the time-span format (30s, 5m, 24h, 7d, 2w). */
+export function timeSpanMs(span: string): number {
+  if (!TIME_SPAN.test(span)) throw new RangeError(`not a time span: ${span}`);
+  return Number(span.slice(0, -1)) * SPAN_UNIT_MS[span.slice(-1)]!;
 }
 
 export const CUSTOM_FORMATS: Readonly<Record<string, { validate: (s: string) => boolean; noun: string }>> = {
@@ -45,23 +46,16 @@ export const CUSTOM_FORMATS: Readonly<Record<string, { validate: (s: string) => 
   'country-code': { validate: isCountryCode, noun: 'an ISO 3166-1 alpha-2 country code such as US' },
   cidr: { validate: isCidr, noun: 'a CIDR range such as 203.0.113.0/24 or 2001:db8::/32' },
   'time-span': { validate: (s) => TIME_SPAN.test(s), noun: 'a duration such as 30s, 5m, 24h or 7d' },
-  'alert-condition': {
-    validate: (s) => ALERT_CONDITION.test(s),
-    noun: 'a comparison of a metric with a number, such as error_rate > 0.05',
-  },
-  'payload-template': {
-    validate: isPayloadTemplate,
-    noun: `a template whose placeholders are among ${[...WEBHOOK_PLACEHOLDERS].map((p) => `{{${p}}}`).join(', ')}`,
-  },
 };
 
 /** Standard formats the schemas use, taken from ajv-formats. */
-export const STANDARD_FORMATS = ['date-time', 'hostname', 'uri'] as const;
+export const STANDARD_FORMATS = ['date-time', 'hostname', 'uri', 'email'] as const;
 
 export const FORMAT_NOUNS: Readonly<Record<string, string>> = {
   'date-time': 'an ISO 8601 date-time such as 2025-01-31T12:00:00Z',
   hostname: 'a host name such as example.com',
   uri: 'a URI',
+  email: 'an e-mail address such as ops@example.com',
   ...Object.fromEntries(Object.entries(CUSTOM_FORMATS).map(([name, f]) => [name, f.noun])),
 };
 

@@ -24,6 +24,10 @@ export interface Database {
   crawl_pages: CrawlPagesTable;
   dashboards: DashboardsTable;
   notification_deliveries: NotificationDeliveriesTable;
+  alerts: AlertsTable;
+  alert_state: AlertStateTable;
+  alert_events: AlertEventsTable;
+  alert_evaluations: AlertEvaluationsTable;
 }
 
 export interface ExtractionsTable {
@@ -341,4 +345,56 @@ export interface NotificationDeliveriesTable {
   created_at: Date;
   updated_at: Date;
   delivered_at: Date | null;
+}
+
+/** An alert definition: whose it is, what it watches, where it notifies. */
+export interface AlertsTable {
+  id: string;
+  /** null: made with the master key. */
+  owner_account_id: string | null;
+  owner_mode: string;
+  name: string;
+  severity: string;
+  /** As written; parsed again when evaluated. */
+  condition: string;
+  duration_ms: number;
+  /** Whose figures the condition reads; null account: the whole deployment. */
+  scope_account_id: string | null;
+  scope_mode: string | null;
+  scope_endpoint: string | null;
+  /** The channels' destinations (JSON), a webhook's signing secret included. */
+  channels: string;
+  enabled: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Where an alert stands after its last evaluation. */
+export interface AlertStateTable {
+  alert_id: string;
+  state: string;
+  since: Date;
+  value: number | null;
+  evaluated_at: Date;
+}
+
+/** Each state change of an alert, in order. */
+export interface AlertEventsTable {
+  id: Generated<number>;
+  event_id: string;
+  alert_id: string;
+  from_state: string;
+  to_state: string;
+  value: number | null;
+  message: string;
+  occurred_at: Date;
+}
+
+/** One row: the last evaluation interval that took effect, the fence of exactly-once evaluation. */
+export interface AlertEvaluationsTable {
+  id: number;
+  last_tick: number;
+  evaluated_at: Date | null;
+  alerts: number;
+  took_ms: number;
 }
