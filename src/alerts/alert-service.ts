@@ -150,7 +150,7 @@ export class AlertService {
     await this.deps.dispatcher.enqueue(ids);
     const deadline = Date.now() + TEST_WAIT_MS;
     let deliveries = await findDeliveries(this.deps.db, ids);
-    while (deliveries.some((d) => d.status === 'queued' && d.attempts === 0) && Date.now() < deadline) {
+    while (deliveries.some((d) => d.status === 'queued') && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       deliveries = await findDeliveries(this.deps.db, ids);
     }
