@@ -93,8 +93,11 @@ export function parseCondition(text: string): Condition {
 }
 
 export function holds(condition: Condition, value: number): boolean {
-  const { threshold } = condition;
-  switch (condition.comparator) {
+  return compare(condition.comparator, value, condition.threshold);
+}
+
+export function compare(comparator: Comparator, value: number, threshold: number): boolean {
+  switch (comparator) {
     case '>': return value > threshold;
     case '>=': return value >= threshold;
     case '<': return value < threshold;

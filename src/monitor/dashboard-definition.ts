@@ -4,7 +4,9 @@
  * response_time only, usage_percentage only where there is a quota, alerts on metrics the
  * dashboard shows. Plain values in, a normalised definition or a catalogued 400 out.
  */
+import { compare, type Comparator } from '../alerts/condition.js';
 import { ApiError } from '../errors/catalogue.js';
+import { isTimeSpan, timeSpanMs } from '../schema/formats.js';
 import type { Mode } from '../mode.js';
 
 export const METRIC_TYPES = [
@@ -48,15 +50,13 @@ export interface DashboardDefinition {
   alerts: DashboardAlert[];
 }
 
-const HOUR_S = 3600;
-const UNIT_SECONDS: Readonly<Record<string, number>> = { s: 1, m: 60, h: HOUR_S, d: 24 * HOUR_S, w: 7 * 24 * HOUR_S };
+const HOUR_MS = 3_600_000;
 
-/** Hours of a time span ('24h', '7d', '120m'); undefined when it is not a whole number of hours. */
+/** Hours of a time span ('24h', '7d', '120m'); undefined when it is not one, or not a whole number of hours. */
 export function periodHours(span: string): number | undefined {
-  const match = /^([1-9]\d{0,5})([smhdw])$/.exec(span);
-  if (!match) return undefined;
-  const seconds = Number(match[1]) * UNIT_SECONDS[match[2]!]!;
-  return seconds % HOUR_S === 0 ? seconds / HOUR_S : undefined;
+  if (!isTimeSpan(span)) return undefined;
+  const ms = timeSpanMs(span);
+  return ms % HOUR_MS === 0 ? ms / HOUR_MS : undefined;
 }
 
 function invalid(parameter: string, reason: string, provided: unknown): ApiError {
@@ -104,15 +104,12 @@ export function checkDefinition(request: DashboardRequest, limits: DefinitionLim
   return { metrics, alerts };
 }
 
+/** The comparison each named condition of a dashboard's alert makes (the alert grammar's comparators). */
+const COMPARATORS: Readonly<Record<Condition, Comparator>> = {
+  greater_than: '>', greater_than_or_equal: '>=', less_than: '<', less_than_or_equal: '<=', equal_to: '==', not_equal_to: '!=',
+};
+
 /** Whether `value` meets an alert's condition; never for a value that is undefined (null). */
 export function meets(value: number | null, condition: Condition, threshold: number): boolean {
-  if (value === null) return false;
-  switch (condition) {
-    case 'greater_than': return value > threshold;
-    case 'greater_than_or_equal': return value >= threshold;
-    case 'less_than': return value < threshold;
-    case 'less_than_or_equal': return value <= threshold;
-    case 'equal_to': return value === threshold;
-    case 'not_equal_to': return value !== threshold;
-  }
+  return value !== null && compare(COMPARATORS[condition], value, threshold);
 }

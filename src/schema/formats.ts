@@ -31,9 +31,13 @@ function isCidr(s: string): boolean {
 
 const SPAN_UNIT_MS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
+export function isTimeSpan(span: string): boolean {
+  return TIME_SPAN.test(span);
+}
+
 /** Milliseconds of a value of the time-span format (30s, 5m, 24h, 7d, 2w). */
 export function timeSpanMs(span: string): number {
-  if (!TIME_SPAN.test(span)) throw new RangeError(`not a time span: ${span}`);
+  if (!isTimeSpan(span)) throw new RangeError(`not a time span: ${span}`);
   return Number(span.slice(0, -1)) * SPAN_UNIT_MS[span.slice(-1)]!;
 }
 
@@ -45,7 +49,7 @@ export const CUSTOM_FORMATS: Readonly<Record<string, { validate: (s: string) => 
   },
   'country-code': { validate: isCountryCode, noun: 'an ISO 3166-1 alpha-2 country code such as US' },
   cidr: { validate: isCidr, noun: 'a CIDR range such as 203.0.113.0/24 or 2001:db8::/32' },
-  'time-span': { validate: (s) => TIME_SPAN.test(s), noun: 'a duration such as 30s, 5m, 24h or 7d' },
+  'time-span': { validate: isTimeSpan, noun: 'a duration such as 30s, 5m, 24h or 7d' },
 };
 
 /** Standard formats the schemas use, taken from ajv-formats. */
