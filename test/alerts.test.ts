@@ -6,6 +6,8 @@ import { createAccount, createKey } from './helpers/accounts.js';
 import { freshDatabase } from './helpers/run-scope.js';
 import { eventually, until } from './helpers/wait.js';
 import { startHookReceiver, type HookReceiver } from './helpers/hook-receiver.js';
+import { startSmtpServer, type LocalSmtp } from './helpers/smtp-server.js';
+import { simpleParser } from 'mailparser';
 import { verifySignature } from '../src/notify/signature.js';
 import { PROJECT_ROOT } from '../src/paths.js';
 
@@ -33,9 +35,11 @@ describe('alerts', function () {
   let otherKey: string;
   let hooks: HookReceiver;
   let slack: HookReceiver;
+  let smtp: LocalSmtp;
 
   before(async () => {
-    service = await startTestService({ DATABASE_URL: await freshDatabase('alerts'), ...FAST });
+    smtp = await startSmtpServer();
+    service = await startTestService({ DATABASE_URL: await freshDatabase('alerts'), ...FAST, ...smtp.env });
     account = await createAccount(service.url, 'pro');
     key = (await createKey(service.url, { account_id: account })).key;
     sandboxKey = (await createKey(service.url, { account_id: account, mode: 'test' })).key;
@@ -47,6 +51,7 @@ describe('alerts', function () {
     await service.close();
     await hooks.close();
     await slack.close();
+    await smtp.close();
   });
 
   describe('definitions', () => {
@@ -119,7 +124,6 @@ describe('alerts', function () {
       await refused(definition({ webhook: { url: hooks.url, payload_template: '{"a": {{message}}' } }), 'webhook.payload_template', /^at position \d+: /);
       await refused(definition({ channels: ['webhook', 'slack'] }), 'slack', /is required: channels lists slack/);
       await refused(definition({ slack: { webhook_url: slack.url } }), 'slack', /is set but channels does not list slack/);
-      await refused(definition({ channels: ['email'], webhook: undefined, email: { to: ['ops@example.com'] } }), 'channels', /SMTP_HOST/);
       await refused(definition({ webhook: { url: 'http://10.1.2.3/hook' } }), 'webhook.url', /private|not allowed|refused/i);
       await refused(definition({ scope: { endpoint: '/v1/nothing' } }), 'scope.endpoint', /not an endpoint of this API/);
       await refused(definition({ condition: 'usage_percentage > 80' }), 'condition', /scope.account_id/, true);
@@ -127,6 +131,17 @@ describe('alerts', function () {
       await refused(definition({ duration: '5 minutes' }), 'duration', /duration such as/);
       await refused(definition({ duration: '8d' }), 'duration', /at most 7d/);
       await refused(definition({ severity: 'page' }), 'severity', /one of: info, warning, critical/);
+
+      // A deployment without SMTP_HOST sends no email, and says so when the alert is saved.
+      const mailless = await startTestService({ QUEUE_PREFIX: service.config.queuePrefix, DATABASE_URL: service.config.databaseUrl }, 'api');
+      try {
+        const res = await call(mailless.url, '/v1/alerts', { key, body: definition({ channels: ['email'], webhook: undefined, email: { to: ['ops@example.com'] } }) });
+        expect(res.status).to.equal(400);
+        expect(res.json.error.details).to.deep.include({ parameter: 'channels' });
+        expect(res.json.error.details.reason).to.match(/SMTP_HOST/);
+      } finally {
+        await mailless.close();
+      }
 
       const foreign = await call(service.url, '/v1/alerts', { key, body: definition({ scope: { account_id: 'acct_someone_else' } }) });
       expect(foreign.status).to.equal(403);
@@ -147,7 +162,10 @@ describe('alerts', function () {
     it('goes pending, fires once after its duration, is listed by live metrics, and resolves once', async () => {
       const created = await call(service.url, '/v1/alerts', {
         key: alertKey,
-        body: definition({ name: 'Lifecycle', duration: '2s', channels: ['webhook', 'slack'], webhook: { url: `${hooks.url}/life` }, slack: { webhook_url: `${slack.url}/life` } }),
+        body: definition({
+          name: 'Lifecycle', duration: '2s', channels: ['webhook', 'slack', 'email'],
+          webhook: { url: `${hooks.url}/life` }, slack: { webhook_url: `${slack.url}/life` }, email: { to: ['oncall@example.com'] },
+        }),
       });
       expect(created.status, JSON.stringify(created.json)).to.equal(200);
       alert = created.json.data;
@@ -178,6 +196,12 @@ describe('alerts', function () {
       expect(verifySignature(alert.webhook.signing_secret, fired!.raw.replace('Lifecycle', 'Lifecycl3'), String(fired!.headers['x-sev-signature']), now)).to.equal(false);
       expect(fired!.headers['idempotency-key']).to.be.a('string').and.not.equal('');
       await until(async () => slackMessages().length === 1, 10_000);
+      await until(async () => smtp.mails.length === 1, 10_000);
+      const mail = await simpleParser(smtp.mails[0]!.raw);
+      expect(smtp.mails[0]!.to).to.deep.equal(['oncall@example.com']);
+      expect(mail.subject).to.include('Lifecycle');
+      expect(mail.text).to.include('error_rate');
+      expect(mail.html).to.be.a('string').and.include('Lifecycle');
       expect(slackMessages()[0]!.json.text).to.include('Lifecycle');
       expect(slackMessages()[0]!.json.blocks).to.be.an('array').that.is.not.empty;
 
@@ -192,11 +216,14 @@ describe('alerts', function () {
       await traffic(service.url, alertKey, 0, 14);
       await until(async () => events('alert.resolved').length === 1, 15_000);
       await until(async () => slackMessages().length === 2, 10_000);
+      await until(async () => smtp.mails.length === 2, 10_000);
+      expect((await simpleParser(smtp.mails[1]!.raw)).subject).to.match(/resolved/i);
       // Three more evaluations: nothing more is sent.
       await new Promise((resolve) => setTimeout(resolve, 3200));
       expect(events('alert.firing')).to.have.length(1);
       expect(events('alert.resolved')).to.have.length(1);
       expect(slackMessages()).to.have.length(2);
+      expect(smtp.mails).to.have.length(2);
       expect((await call(service.url, '/v1/metrics/live', { key: alertKey })).json.data.alerts).to.deep.equal([]);
 
       const history = (await call(service.url, `/v1/alerts/${alert.alert_id}/history`, { key: alertKey })).json.data;
@@ -205,16 +232,19 @@ describe('alerts', function () {
       expect(history.items[1].value).to.be.above(0.5);
 
       const log = (await call(service.url, `/v1/alerts/${alert.alert_id}/deliveries`, { key: alertKey })).json.data;
-      expect(log.total).to.equal(4);
+      expect(log.total).to.equal(6);
       for (const delivery of log.items) expect(delivery).to.include({ status: 'delivered', attempts: 1, last_error: null });
-      expect(log.items.map((d: any) => `${d.event}/${d.channel}`).sort()).to.deep.equal(['alert.firing/slack', 'alert.firing/webhook', 'alert.resolved/slack', 'alert.resolved/webhook']);
+      expect(log.items.map((d: any) => `${d.event}/${d.channel}`).sort()).to.deep.equal([
+        'alert.firing/email', 'alert.firing/slack', 'alert.firing/webhook', 'alert.resolved/email', 'alert.resolved/slack', 'alert.resolved/webhook',
+      ]);
     });
 
     it('sends a test notification now, on every channel, and logs it', async () => {
       const before = hooks.received.length;
       const res = await call(service.url, `/v1/alerts/${alert.alert_id}/test`, { key: alertKey, method: 'POST' });
       expect(res.status, JSON.stringify(res.json)).to.equal(200);
-      expect(res.json.data.deliveries.map((d: any) => `${d.channel}:${d.status}`).sort()).to.deep.equal(['slack:delivered', 'webhook:delivered']);
+      expect(res.json.data.deliveries.map((d: any) => `${d.channel}:${d.status}`).sort()).to.deep.equal(['email:delivered', 'slack:delivered', 'webhook:delivered']);
+      expect((await simpleParser(smtp.mails.at(-1)!.raw)).subject).to.match(/test/i);
       expect(hooks.received.slice(before).map((r) => r.json.event)).to.deep.equal(['alert.test']);
     });
 

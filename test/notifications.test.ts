@@ -4,7 +4,6 @@
  * receivers this test runs on 127.0.0.1: HTTP servers and an SMTP server with STARTTLS and AUTH.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
@@ -14,7 +13,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Queue } from 'bullmq';
 import { expect } from 'chai';
 import { simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { loadConfig, type Config } from '../src/config.js';
 import { createLogger } from '../src/log/logger.js';
 import { PROJECT_ROOT } from '../src/paths.js';
@@ -27,6 +25,7 @@ import { newSigningSecret, signPayload, verifySignature } from '../src/notify/si
 import { VERSION } from '../src/version.js';
 import { startTestService, testEnv, type TestService } from './helpers/service.js';
 import { eventually } from './helpers/wait.js';
+import { REFUSED_RECIPIENT, SMTP_USER, startSmtpServer, type LocalSmtp } from './helpers/smtp-server.js';
 
 /** The worker entry point of the same build as this test. */
 const WORKER = fileURLToPath(new URL('../workers/main.js', import.meta.url));
@@ -86,56 +85,6 @@ class Receiver {
     this.server.closeAllConnections();
     await new Promise((resolve) => this.server.close(resolve));
   }
-}
-
-interface ReceivedMail {
-  raw: Buffer;
-  secure: boolean;
-  user: unknown;
-  from: string;
-  to: string[];
-}
-
-const SMTP_USER = 'alerts';
-const SMTP_PASSWORD = 'correct horse battery staple';
-const REFUSED_RECIPIENT = 'nobody@example.test';
-
-/** An SMTP server on 127.0.0.1 that offers STARTTLS with a self-signed certificate and requires AUTH. */
-async function startSmtpServer(key: Buffer, cert: Buffer, mails: ReceivedMail[]): Promise<{ server: SMTPServer; port: number }> {
-  const server = new SMTPServer({
-    key,
-    cert,
-    logger: false,
-    authMethods: ['PLAIN', 'LOGIN'],
-    // AUTH only after STARTTLS (smtp-server's default without allowInsecureAuth).
-    onAuth(auth, _session, callback) {
-      if (auth.username === SMTP_USER && auth.password === SMTP_PASSWORD) callback(null, { user: auth.username });
-      else callback(new Error('Invalid username or password'));
-    },
-    onRcptTo(address, _session, callback) {
-      if (address.address !== REFUSED_RECIPIENT) return callback();
-      const error = new Error('mailbox unavailable') as Error & { responseCode: number };
-      error.responseCode = 550;
-      callback(error);
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        const from = session.envelope.mailFrom;
-        mails.push({
-          raw: Buffer.concat(chunks),
-          secure: session.secure,
-          user: session.user,
-          from: from ? from.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, port: (server.server.address() as { port: number }).port };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -215,33 +164,21 @@ describe('notifications', function () {
   this.timeout(60_000);
   let dir: string;
   let receiver: Receiver;
-  let smtp: { server: SMTPServer; port: number };
-  const mails: ReceivedMail[] = [];
+  let smtp: LocalSmtp;
   let service: TestService;
   let harness: Harness;
   let verifyAsDocumented: Awaited<ReturnType<typeof documentedRecipe>>;
 
   before(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'sev-notify-'));
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost',
-      '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1',
-      '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'),
-    ], { stdio: 'ignore' });
-    smtp = await startSmtpServer(readFileSync(path.join(dir, 'key.pem')), readFileSync(path.join(dir, 'cert.pem')), mails);
+    smtp = await startSmtpServer();
     receiver = await new Receiver().start();
     service = await startTestService({
       NOTIFY_MAX_ATTEMPTS: '3',
       NOTIFY_RETRY_BASE_MS: '50',
       NOTIFY_TIMEOUT_MS: '5000',
       NOTIFY_LOCK_MS: '2000',
-      SMTP_HOST: '127.0.0.1',
-      SMTP_PORT: String(smtp.port),
-      SMTP_USER,
-      SMTP_PASSWORD,
-      SMTP_FROM: 'Alerts <alerts@sev.test>',
-      // The server's own (self-signed) certificate is the one trusted: verified, not skipped.
-      SMTP_TLS_CA: path.join(dir, 'cert.pem'),
+      ...smtp.env,
     });
     harness = new Harness(service.config);
     verifyAsDocumented = await documentedRecipe(dir);
@@ -250,7 +187,7 @@ describe('notifications', function () {
     await harness?.close();
     await service?.close();
     await receiver?.close();
-    await new Promise((resolve) => (smtp ? smtp.server.close(() => resolve(undefined)) : resolve(undefined)));
+    await smtp?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -399,7 +336,7 @@ describe('notifications', function () {
       const done = await harness.settled(id!);
       expect(done).to.deep.include({ status: 'delivered', attempts: 1, last_status_code: 250, channel: 'email', destination: to.join(',') });
 
-      const mail = mails.find((m) => m.raw.toString().includes(id!));
+      const mail = smtp.mails.find((m) => m.raw.toString().includes(id!));
       expect(mail, 'the SMTP server received the message').to.not.equal(undefined);
       expect(mail!.secure, 'STARTTLS before the message').to.equal(true);
       expect(mail!.user).to.equal(SMTP_USER);
