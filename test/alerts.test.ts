@@ -10,6 +10,7 @@ import { startSmtpServer, type LocalSmtp } from './helpers/smtp-server.js';
 import { simpleParser } from 'mailparser';
 import { verifySignature } from '../src/notify/signature.js';
 import { PROJECT_ROOT } from '../src/paths.js';
+import { openStorage } from '../src/storage/connection.js';
 
 /** Evaluation every second and quick retries, so a lifecycle takes seconds. */
 const FAST = { ALERT_EVAL_INTERVAL_MS: '1000', NOTIFY_RETRY_BASE_MS: '100', NOTIFY_MAX_ATTEMPTS: '3' };
@@ -148,6 +149,27 @@ describe('alerts', function () {
       const missing = await call(service.url, '/v1/alerts', { body: definition({ scope: { account_id: 'acct_does_not_exist' } }) });
       expect(missing.status).to.equal(404);
       expect((await call(service.url, '/v1/alerts', { key })).json.data.total).to.equal(0);
+    });
+
+    it('stop at 1,000 per owner, however many are created at once', async () => {
+      const owner = await createAccount(service.url, 'pro');
+      const ownerKey = (await createKey(service.url, { account_id: owner })).key;
+      const storage = openStorage(service.config.databaseUrl, 2);
+      try {
+        const now = new Date();
+        await storage.db.insertInto('alerts').values(Array.from({ length: 995 }, (_, i) => ({
+          id: `alrt_limit_${i}`, owner_account_id: owner, owner_mode: 'live', name: `n${i}`, severity: 'info', condition: 'error_rate > 0.5',
+          duration_ms: 0, scope_account_id: owner, scope_mode: 'live', scope_endpoint: null, channels: '{"list":[]}', enabled: 0, created_at: now, updated_at: now,
+        }))).execute();
+      } finally {
+        await storage.close();
+      }
+      const answers = await Promise.all(Array.from({ length: 10 }, () => call(service.url, '/v1/alerts', { key: ownerKey, body: definition({ enabled: false }) })));
+      expect(answers.filter((a) => a.status === 200)).to.have.length(5);
+      const refused = answers.filter((a) => a.status !== 200);
+      expect(refused).to.have.length(5);
+      for (const a of refused) expect(a.json.error).to.deep.include({ code: 'RESOURCE_LIMIT_REACHED', details: { resource: 'alerts', limit: 1000, count: 1000 } });
+      expect((await call(service.url, '/v1/alerts?limit=1', { key: ownerKey })).json.data.total).to.equal(1000);
     });
   });
 

@@ -23,7 +23,7 @@ import { formatValue, scopeText } from './alert-message.js';
 import { ConditionError, parseCondition, type Condition } from './condition.js';
 import type { AlertScope } from './alert-figures.js';
 import {
-  countOwned, deleteAlert, findAlert, firingAlerts, insertAlert, listAlerts, listEvents, updateAlert, type AlertWithState,
+  deleteAlert, findAlert, firingAlerts, insertAlertWithin, listAlerts, listEvents, updateAlert, type AlertWithState,
 } from './alerts.repository.js';
 
 /** Alerts one owner (an account in one mode, or the master key) may keep: evaluation is sized for thousands in all. */
@@ -68,16 +68,14 @@ export class AlertService {
   constructor(private readonly deps: AlertServiceDeps) {}
 
   async create(actor: Principal, input: AlertInput): Promise<Record<string, unknown>> {
-    const owner = { accountId: actor.accountId, mode: actor.mode };
     const definition = await this.definition(actor, input, undefined);
-    const count = await countOwned(this.deps.db, owner);
-    if (count >= MAX_ALERTS_PER_OWNER) {
-      throw new ApiError('RESOURCE_LIMIT_REACHED', { resource: 'alerts', limit: MAX_ALERTS_PER_OWNER, count },
-        `This owner already has ${MAX_ALERTS_PER_OWNER} alerts: delete one before creating another.`);
-    }
     const now = this.deps.clock.now();
     const id = randomId('alrt');
-    await insertAlert(this.deps.db, { id, owner_account_id: owner.accountId, owner_mode: owner.mode, ...definition, created_at: now, updated_at: now });
+    const stored = await insertAlertWithin(this.deps.db, { id, owner_account_id: actor.accountId, owner_mode: actor.mode, ...definition, created_at: now, updated_at: now }, MAX_ALERTS_PER_OWNER);
+    if (!stored.inserted) {
+      throw new ApiError('RESOURCE_LIMIT_REACHED', { resource: 'alerts', limit: MAX_ALERTS_PER_OWNER, count: stored.count },
+        `This owner already has ${stored.count} alerts, the most one owner may have: delete one, or replace one with PUT.`);
+    }
     return alertView((await findAlert(this.deps.db, id))!);
   }
 

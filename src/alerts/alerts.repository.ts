@@ -1,5 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import type { AlertsTable, Database } from '../storage/schema.js';
+import { withNamedLock } from '../storage/named-lock.js';
 import type { AlertState } from './alert-state.js';
 
 export type AlertRow = AlertsTable;
@@ -17,8 +18,14 @@ export interface AlertOwner {
   mode: string;
 }
 
-export async function insertAlert(db: Kysely<Database>, row: AlertRow): Promise<void> {
-  await db.insertInto('alerts').values(row).execute();
+/** Inserts the alert unless its owner already has `limit`; owners' creations take turns, so concurrent ones cannot pass it. */
+export async function insertAlertWithin(db: Kysely<Database>, row: AlertRow, limit: number): Promise<{ inserted: true } | { inserted: false; count: number }> {
+  return withNamedLock(db, `alerts:${row.owner_account_id ?? 'master'}:${row.owner_mode}`, async (conn) => {
+    const count = await countOwned(conn, { accountId: row.owner_account_id, mode: row.owner_mode });
+    if (count >= limit) return { inserted: false as const, count };
+    await conn.insertInto('alerts').values(row).execute();
+    return { inserted: true as const };
+  });
 }
 
 export async function updateAlert(db: Kysely<Database>, id: string, row: Omit<AlertRow, 'id' | 'owner_account_id' | 'owner_mode' | 'created_at'>): Promise<void> {
@@ -63,7 +70,7 @@ export async function listAlerts(db: Kysely<Database>, owner: AlertOwner | null,
   return { total: Number(total.n), rows: rows as AlertWithState[] };
 }
 
-export async function countOwned(db: Kysely<Database>, owner: { accountId: string | null; mode: string }): Promise<number> {
+async function countOwned(db: Kysely<Database>, owner: { accountId: string | null; mode: string }): Promise<number> {
   const row = await db.selectFrom('alerts').select((eb) => eb.fn.countAll<string>().as('n'))
     .where((eb) => (owner.accountId === null ? eb('owner_account_id', 'is', null) : eb('owner_account_id', '=', owner.accountId)))
     .where('owner_mode', '=', owner.mode)

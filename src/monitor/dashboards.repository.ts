@@ -1,6 +1,7 @@
 /** SQL of dashboards: one row each, owned by a key's account and mode or by the master key. */
-import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Database, DashboardsTable } from '../storage/schema.js';
+import { withNamedLock } from '../storage/named-lock.js';
 
 type Db = Kysely<Database>;
 export type DashboardRow = Selectable<DashboardsTable>;
@@ -17,19 +18,12 @@ export interface DashboardOwner {
  * it), so concurrent ones cannot both take the last place.
  */
 export async function insertDashboardWithin(db: Db, row: DashboardRow, limit: number): Promise<{ inserted: true } | { inserted: false; count: number }> {
-  return db.connection().execute(async (conn) => {
-    const lock = sql`CONCAT('sev_dashboards_', SHA1(CONCAT(DATABASE(), ':', ${row.owner}, ':', ${row.owner_mode})))`;
-    const got = await sql<{ got: number | null }>`SELECT GET_LOCK(${lock}, 10) AS got`.execute(conn);
-    if (Number(got.rows[0]?.got) !== 1) throw new Error(`the dashboards lock of ${row.owner} was not free within 10 s`);
-    try {
-      const { count } = await conn.selectFrom('dashboards').select((eb) => eb.fn.countAll<number>().as('count'))
-        .where('owner', '=', row.owner).where('owner_mode', '=', row.owner_mode).executeTakeFirstOrThrow();
-      if (Number(count) >= limit) return { inserted: false as const, count: Number(count) };
-      await conn.insertInto('dashboards').values(row).execute();
-      return { inserted: true as const };
-    } finally {
-      await sql`SELECT RELEASE_LOCK(${lock})`.execute(conn);
-    }
+  return withNamedLock(db, `dashboards:${row.owner}:${row.owner_mode}`, async (conn) => {
+    const { count } = await conn.selectFrom('dashboards').select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('owner', '=', row.owner).where('owner_mode', '=', row.owner_mode).executeTakeFirstOrThrow();
+    if (Number(count) >= limit) return { inserted: false as const, count: Number(count) };
+    await conn.insertInto('dashboards').values(row).execute();
+    return { inserted: true as const };
   });
 }
 
