@@ -2,12 +2,11 @@
  * An alert definition as the API takes it, as it is stored, and as it is shown.
  */
 import type { Mode } from '../mode.js';
-import type { ChannelTarget, Severity } from '../notify/notification.js';
+import type { Channel, ChannelTarget, Severity } from '../notify/notification.js';
 import type { AlertState } from './alert-state.js';
 import type { AlertWithState } from './alerts.repository.js';
+import type { AlertScope } from './alert-figures.js';
 import { parseCondition } from './condition.js';
-
-export type Channel = 'email' | 'webhook' | 'slack';
 
 /** Body of POST /v1/alerts and PUT /v1/alerts/{id} (schemas/alert.request.json), defaults filled in. */
 export interface AlertInput {
@@ -49,6 +48,11 @@ export function targetsOf(channels: StoredChannels): ChannelTarget[] {
         return { type: 'email', to: channels.email!.to };
     }
   });
+}
+
+/** Whose figures a stored alert reads. */
+export function scopeOf(row: AlertWithState): AlertScope {
+  return { accountId: row.scope_account_id, mode: row.scope_mode as Mode | null, endpoint: row.scope_endpoint };
 }
 
 const iso = (at: Date | null) => (at === null ? null : at.toISOString());

@@ -25,9 +25,8 @@ import type { NotificationDispatcher } from '../notify/dispatcher.js';
 import { liveScopeOf, metricValue, type AlertScope, type Figures } from './alert-figures.js';
 import { step, type AlertState } from './alert-state.js';
 import { transitionMessage } from './alert-message.js';
-import { parseChannels, targetsOf } from './alert-definition.js';
+import { parseChannels, scopeOf, targetsOf } from './alert-definition.js';
 import { holds, parseCondition, type Condition } from './condition.js';
-import { scopeOf } from './alert-service.js';
 import { enabledAlerts, evaluateOnce, saveEvaluation, type AlertWithState, type EventRow, type StateWrite } from './alerts.repository.js';
 
 export interface EvaluatorDeps {

@@ -18,7 +18,7 @@ import { destinationRefusal } from '../notify/http-post.js';
 import { deleteDeliveriesOf, findDeliveries, insertDeliveries, listDeliveries, type DeliveryView } from '../notify/deliveries.repository.js';
 import type { NotificationDispatcher } from '../notify/dispatcher.js';
 import { ACCOUNT_METRICS, DEPLOYMENT_METRICS } from './alert-metrics.js';
-import { alertView, parseChannels, targetsOf, type AlertInput, type StoredChannels } from './alert-definition.js';
+import { alertView, parseChannels, scopeOf, targetsOf, type AlertInput, type StoredChannels } from './alert-definition.js';
 import { formatValue, scopeText } from './alert-message.js';
 import { ConditionError, parseCondition, type Condition } from './condition.js';
 import type { AlertScope } from './alert-figures.js';
@@ -258,10 +258,6 @@ export class AlertService {
     if (input.email) stored.email = { to: input.email.to };
     return stored;
   }
-}
-
-export function scopeOf(row: AlertWithState): AlertScope {
-  return { accountId: row.scope_account_id, mode: row.scope_mode as Mode | null, endpoint: row.scope_endpoint };
 }
 
 function deliveryView(d: DeliveryView): Record<string, unknown> {
