@@ -87,6 +87,9 @@ export async function runOodBench(post: Post, key: string, concurrency: number, 
           results.push({ item, answer, ms: performance.now() - t });
         }
       }));
+      // In the file's order, so that every list prints alike from run to run.
+      const order = new Map(items.map((item, i) => [item, i]));
+      results.sort((a, b) => order.get(a.item)! - order.get(b.item)!);
       report(`out-of-domain, ${name}`, results, (performance.now() - started) / 1000, concurrency);
     }
   } finally {
@@ -99,7 +102,7 @@ function report(name: string, results: Answered[], seconds: number, concurrency:
   const all = classification(pairs);
   const errors = results.filter((r) => !r.answer.success).map((r) => r.answer.error.code as string);
   const failedSources = results.reduce((n, r) => n + (r.answer.success ? r.answer.data.metadata.sources_failed.length : 0), 0);
-  const count = (list: readonly string[]) => [...new Set(list)].map((c) => `${c} ${list.filter((e) => e === c).length}`).join(', ');
+  const count = (list: readonly string[]) => [...new Set(list)].sort().map((c) => `${c} ${list.filter((e) => e === c).length}`).join(', ');
   console.log(`\n${name}: ${results.length} claims in ${seconds.toFixed(1)} s (concurrency ${concurrency}); answered with an error: ${errors.length}`
     + (errors.length ? ` (${count(errors)})` : '') + `; sources that could not be read: ${failedSources}`);
   console.log(`  accuracy ${all.accuracy.toFixed(3)}, macro-F1 ${all.macroF1.toFixed(3)}`);
