@@ -39,3 +39,19 @@ export function classification(pairs: readonly { gold: ClaimLabel; predicted: Cl
     macroF1: perLabel.reduce((sum, l) => sum + l.f1, 0) / perLabel.length,
   };
 }
+
+/**
+ * An answer of POST /v1/validate as one of SciFact's labels: VERIFIED and LIKELY_TRUE → SUPPORT;
+ * FALSE and LIKELY_FALSE → CONTRADICT; DISPUTED → the side of the more confident evidence item;
+ * UNVERIFIED (and OPINION), and an error (a claim refused as vague, no readable source) →
+ * NOT_ENOUGH_INFO.
+ */
+// The answer is the API's JSON envelope, read as the benches read it.
+export function answerLabel(answer: any): ClaimLabel {
+  if (!answer.success) return 'NOT_ENOUGH_INFO';
+  const { validation_result: result, evidence } = answer.data;
+  if (result === 'VERIFIED' || result === 'LIKELY_TRUE') return 'SUPPORT';
+  if (result === 'FALSE' || result === 'LIKELY_FALSE') return 'CONTRADICT';
+  if (result === 'DISPUTED') return (evidence.supporting[0]?.confidence ?? 0) >= (evidence.contradicting[0]?.confidence ?? 0) ? 'SUPPORT' : 'CONTRADICT';
+  return 'NOT_ENOUGH_INFO';
+}

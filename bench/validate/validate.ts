@@ -16,7 +16,8 @@
  * the side of the more confident evidence item; UNVERIFIED, and a claim refused as vague or
  * without readable sources → NOT_ENOUGH_INFO. Printed: accuracy, per-label precision, recall and
  * F1, macro-F1 (always answering SUPPORT scores about 0.19), evidence recall (claims with gold
- * evidence whose evidence items include a gold abstract) and latency.
+ * evidence whose evidence items include a gold abstract) and latency. Then the out-of-domain set
+ * (ood-claims.ts, bench/validate/ood/), reported apart, as `npm run bench:validate:ood` prints it.
  * Data: BENCH_DATA or ../shared/data.
  */
 import http from 'node:http';
@@ -29,7 +30,8 @@ import { createDatabase, databaseUrl as urlOf } from '../../test/helpers/databas
 import { apiDocument, loadCorpus, scifactId } from '../index/scifact.js';
 import { unlimitedPlan } from '../unlimited-plan.js';
 import { percentile } from '../percentile.js';
-import { classification, loadClaims, type ClaimLabel, type SciFactClaim } from './scifact-claims.js';
+import { answerLabel, classification, loadClaims, type SciFactClaim } from './scifact-claims.js';
+import { runOodBench } from './ood-claims.js';
 
 const REUSE = process.argv.includes('--reuse');
 // --split train measures on the training claims instead: for choices made without looking at dev.
@@ -78,15 +80,6 @@ const pagesUrl = `http://127.0.0.1:${(pages.address() as { port: number }).port}
 
 const claims = loadClaims(SPLIT);
 
-function toLabel(answer: any): ClaimLabel {
-  if (!answer.success) return 'NOT_ENOUGH_INFO';
-  const { validation_result: result, evidence } = answer.data;
-  if (result === 'VERIFIED' || result === 'LIKELY_TRUE') return 'SUPPORT';
-  if (result === 'FALSE' || result === 'LIKELY_FALSE') return 'CONTRADICT';
-  if (result === 'DISPUTED') return (evidence.supporting[0]?.confidence ?? 0) >= (evidence.contradicting[0]?.confidence ?? 0) ? 'SUPPORT' : 'CONTRADICT';
-  return 'NOT_ENOUGH_INFO';
-}
-
 async function run(name: string, body: (claim: SciFactClaim) => Record<string, unknown>) {
   const pending = [...claims];
   const results: { claim: SciFactClaim; answer: any; ms: number }[] = [];
@@ -99,7 +92,7 @@ async function run(name: string, body: (claim: SciFactClaim) => Record<string, u
     }
   }));
   const seconds = (performance.now() - started) / 1000;
-  const report = classification(results.map((r) => ({ gold: r.claim.label, predicted: toLabel(r.answer) })));
+  const report = classification(results.map((r) => ({ gold: r.claim.label, predicted: answerLabel(r.answer) })));
   const withEvidence = results.filter((r) => Object.keys(r.claim.evidence).length > 0);
   const found = withEvidence.filter((r) => {
     if (!r.answer.success) return false;
@@ -118,6 +111,10 @@ async function run(name: string, body: (claim: SciFactClaim) => Record<string, u
 
 await run('without sources (the index finds the evidence)', (claim) => ({ claim: claim.claim }));
 await run('with the cited abstracts as sources (local pages)', (claim) => ({ claim: claim.claim, sources: [...new Set(claim.cited_doc_ids)].map((id) => `${pagesUrl}/doc/${id}`) }));
+
+// The out-of-domain set, reported apart from SciFact (ood-claims.ts): with a live key, whose index here is empty.
+const liveKey: string = (await post('/v1/auth/keys', { name: 'bench-validate-ood', mode: 'live' }, TEST_KEY)).data.key;
+await runOodBench(post, liveKey, CONCURRENCY);
 
 await client.close();
 pages.close();
