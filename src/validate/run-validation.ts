@@ -11,13 +11,16 @@ import { authorityScore } from './authority.js';
 import { isPrimarySource } from './primary.js';
 import { subjectAuthorities } from './subjects.js';
 import { resultLabels } from './labels.js';
-import type { EvidenceItem, ValidateJob, ValidationResult } from './types.js';
+import type { EvidenceItem, FailedSource, ValidateJob, ValidationResult } from './types.js';
 import type { SourceCandidate } from '../ranking/rank-sources.js';
 
 export type ValidateDeps = EvidenceDeps;
 
 /** With context.time_sensitive, evidence published longer ago than this is outdated. */
 const OUTDATED_AFTER_MS = 365 * 24 * 60 * 60 * 1000;
+
+/** Failed sources the message of INSUFFICIENT_SOURCES names (details.failed_sources lists them all). */
+const NAMED_IN_MESSAGE = 5;
 
 /** Kept from the time limit for judging once gathering is cut off (at most 2 s). */
 const RESERVE_SHARE = 0.25;
@@ -37,7 +40,7 @@ export async function runValidation(deps: ValidateDeps, mode: Mode, job: Validat
   ]);
   const readable = evidence.sources.filter((s) => s.passages.length > 0);
   if (evidence.cut > 0) throw new ApiError('VALIDATION_TIMEOUT', { sources_checked: requested - evidence.cut, sources_pending: evidence.cut });
-  if (readable.length === 0) throw new ApiError('INSUFFICIENT_SOURCES', { sources_found: 0, sources_required: 1 });
+  if (readable.length === 0) throw insufficientSources(evidence.failed);
 
   // The operator's list first, then the publishers trusted in the claim's subject.
   const authorities = [...deps.config.search.authority, ...subjectAuthorities(deps.config.validate.subjects, request.context?.domain)];
@@ -88,6 +91,20 @@ export async function runValidation(deps: ValidateDeps, mode: Mode, job: Validat
       ...(evidence.upstream ? { upstream_engine: evidence.upstream } : {}),
     },
   };
+}
+
+/**
+ * No source could be read: one readable source is enough to judge a claim on, so this is
+ * about sources that failed (each named with its code and reason), or an index and engine that
+ * found nothing.
+ */
+function insufficientSources(failed: readonly FailedSource[]): ApiError {
+  const named = failed.slice(0, NAMED_IN_MESSAGE).map((f) => `${f.source} (${f.reason})`).join('; ');
+  const more = failed.length > NAMED_IN_MESSAGE ? `; and ${failed.length - NAMED_IN_MESSAGE} more` : '';
+  const message = failed.length === 0 ? 'No source about the claim was found.'
+    : failed.length === 1 ? `The source could not be read: ${named}.`
+      : `None of the ${failed.length} sources could be read: ${named}${more}.`;
+  return new ApiError('INSUFFICIENT_SOURCES', { sources_found: 0, sources_required: 1, failed_sources: failed }, message);
 }
 
 /**
