@@ -1,5 +1,7 @@
 import type { ErrorCode } from '../errors/catalogue.js';
 import type { SearxngFailure } from '../search/upstream/searxng.js';
+import type { JudgedBy } from '../stance/combine-judgements.js';
+import type { JudgeOutcome } from './llm-judge.js';
 
 /**
  * POST /v1/validate as the route validated it (schemas/validate.request.json, defaults filled)
@@ -26,6 +28,8 @@ export interface EvidenceItem {
   snippet: string;
   /** Whether it is a primary source for the claim (see primary.ts). */
   primary: boolean;
+  /** Which model decided its stance: the model judge (VALIDATION_JUDGE=llm) or the built-in one. */
+  judged_by: JudgedBy;
   /** When the source was published, where known. */
   published_date?: string;
   /** With context.time_sensitive: published over a year ago. */
@@ -71,5 +75,7 @@ export interface ValidationResult {
     query_time: number;
     /** How the upstream engine answered, when it was asked. */
     upstream_engine?: 'answered' | SearxngFailure;
+    /** With the model judge on: each key passage it was asked about, by source, and how that went. */
+    judge?: { passages: { source: string; outcome: JudgeOutcome }[] };
   };
 }
