@@ -175,6 +175,15 @@ describe('POST /v1/validate with the model judge', function () {
     });
   }
 
+  it('sends nothing about an opinion, which gets no verdict', async () => {
+    const before = judgeServer.requests.length;
+    const response = await validate(judged, { ...coffee(), context: { claim_type: 'opinion' } });
+    expect(response.status, JSON.stringify(response.json)).to.equal(200);
+    expect(response.json.data.validation_result).to.equal('OPINION');
+    expect(response.json.data.metadata.judge).to.deep.equal({ passages: [] });
+    expect(judgeServer.requests.length).to.equal(before);
+  });
+
   it('ends the judge\'s calls at the request\'s own time limit', async () => {
     reply = () => ({ ...answer('SUPPORT', 0.95, 'felt more awake'), delayMs: 5000 });
     const started = Date.now();

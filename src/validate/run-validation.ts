@@ -71,7 +71,10 @@ export async function runValidation(deps: ValidateDeps, mode: Mode, job: Validat
     statistical: request.context?.claim_type === 'statistical',
     precedence: originalPrecedence(readable, primary),
   });
-  const consulted = deps.judge ? await consultJudge(deps.judge, request.claim, readable, builtin, job.deadline) : undefined;
+  // An opinion gets no verdict: its claim and passages are not sent anywhere for one.
+  const consulted = !deps.judge ? undefined
+    : request.context?.claim_type === 'opinion' ? { judgements: new Map<number, PassageJudgement>(), outcomes: [] }
+      : await consultJudge(deps.judge, request.claim, readable, builtin, job.deadline);
   const judged = combineJudgements(builtin, consulted?.judgements ?? new Map());
   const evidenceItems: ValidationResult['evidence'] = { supporting: [], contradicting: [], neutral: [] };
   const merged: ValidationResult['metadata']['sources_merged'] = [];
