@@ -61,6 +61,8 @@ export interface Config {
   readonly validate: {
     /** Subjects of context.domain with their trusted publishers (built-in, and VALIDATE_SUBJECTS_FILE's). */
     readonly subjects: Subjects;
+    /** The chat-completions endpoint validation asks for the stance of key passages (VALIDATION_JUDGE=llm); undefined: off. */
+    readonly judge: JudgeConfig | undefined;
   };
   /** Crawls of one account and mode that may be queued or running at once; POST /v1/crawl refuses more. */
   readonly crawlMaxUnfinished: number;
@@ -133,6 +135,12 @@ export interface LlmConfig {
   readonly apiKey: string | undefined;
   readonly timeoutMs: number;
   readonly maxTokens: number;
+}
+
+/** The model judge of validation: an LLM endpoint's settings (JUDGE_*, else LLM_*) and how many passages it gets. */
+export interface JudgeConfig extends LlmConfig {
+  /** Key passages of one claim sent to the judge at most (JUDGE_MAX_PASSAGES). */
+  readonly maxPassages: number;
 }
 
 export interface SearchConfig {
@@ -280,7 +288,7 @@ export function loadConfig(env: Env = process.env): Config {
       deepPageTimeoutMs: integer(env, 'SEARCH_DEEP_PAGE_TIMEOUT_MS', 5000, 100, 60_000),
       authority: authorityList(env, 'SEARCH_AUTHORITY'),
     },
-    validate: { subjects: subjectsFrom(env) },
+    validate: { subjects: subjectsFrom(env), judge: judgeFrom(env) },
     searxng: searxngFrom(env),
     llm: llmFrom(env),
     upstreamBreaker: {
@@ -328,6 +336,43 @@ function llmFrom(env: Env): LlmConfig | undefined {
   const model = optionalText(env, 'LLM_MODEL');
   if (model === undefined) throw new ConfigError('LLM_MODEL', 'must be set when LLM_BASE_URL is set');
   return { baseUrl, model, apiKey: optionalText(env, 'LLM_API_KEY'), timeoutMs, maxTokens };
+}
+
+/**
+ * VALIDATION_JUDGE=llm: validation's model judge, on its own endpoint (JUDGE_*) or the
+ * summarizer's (LLM_*). Each JUDGE_* setting falls back to its LLM_* one, except the key: an
+ * LLM_API_KEY is sent only to LLM_BASE_URL, never to another JUDGE_BASE_URL.
+ */
+function judgeFrom(env: Env): JudgeConfig | undefined {
+  const mode = enumValue(env, 'VALIDATION_JUDGE', 'off', ['off', 'llm']);
+  const ownUrl = optionalText(env, 'JUDGE_BASE_URL') === undefined ? undefined : url(env, 'JUDGE_BASE_URL', '', ['http:', 'https:']);
+  const timeoutMs = integer(env, 'JUDGE_TIMEOUT_MS', integer(env, 'LLM_TIMEOUT_MS', 8000, 100, 120_000), 100, 120_000);
+  const maxPassages = integer(env, 'JUDGE_MAX_PASSAGES', 3, 1, 20);
+  if (mode === 'off') return undefined;
+  const llmUrl = optionalText(env, 'LLM_BASE_URL') === undefined ? undefined : url(env, 'LLM_BASE_URL', '', ['http:', 'https:']);
+  const baseUrl = ownUrl ?? llmUrl;
+  if (baseUrl === undefined) throw new ConfigError('VALIDATION_JUDGE', 'is llm: set JUDGE_BASE_URL, or LLM_BASE_URL for the summarizer\'s endpoint');
+  const model = optionalText(env, 'JUDGE_MODEL') ?? optionalText(env, 'LLM_MODEL');
+  if (model === undefined) throw new ConfigError('JUDGE_MODEL', 'must be set (or LLM_MODEL) when VALIDATION_JUDGE is llm');
+  const sameEndpoint = llmUrl !== undefined && sameBase(baseUrl, llmUrl);
+  return {
+    baseUrl,
+    model,
+    apiKey: optionalText(env, 'JUDGE_API_KEY') ?? (sameEndpoint ? optionalText(env, 'LLM_API_KEY') : undefined),
+    timeoutMs,
+    maxTokens: integer(env, 'LLM_MAX_TOKENS', 512, 16, 32_768),
+    maxPassages,
+  };
+}
+
+/** Two base URLs of one endpoint, trailing slashes aside. */
+function sameBase(a: string, b: string): boolean {
+  const trimmed = (value: string) => {
+    const parsed = new URL(value);
+    parsed.pathname = parsed.pathname.replace(/\/+$/, '');
+    return parsed.href;
+  };
+  return trimmed(a) === trimmed(b);
 }
 
 function smtpFrom(env: Env): SmtpConfig | undefined {

@@ -163,7 +163,10 @@ describe('POST /v1/validate', function () {
     const response = await validate({ claim, sources: [`${pages.url}/broken`] });
     expect(response.status).to.equal(422);
     expect(response.json.error.code).to.equal('INSUFFICIENT_SOURCES');
-    expect(response.json.error.details).to.deep.equal({ sources_found: 0, sources_required: 1 });
+    expect(response.json.error.details).to.deep.equal({
+      sources_found: 0, sources_required: 1,
+      failed_sources: [{ source: `${pages.url}/broken`, code: 'URL_UNREACHABLE', reason: 'HTTP 500', http_status: 500 }],
+    });
   });
 
   it('lists a page that does not speak to the claim as neutral and gives no verdict on it', async () => {

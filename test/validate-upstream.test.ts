@@ -65,7 +65,7 @@ describe('POST /v1/validate with an upstream engine', function () {
     expect(data.metadata.upstream_engine).to.equal('answered');
     const supporting = data.evidence.supporting.map((e: { source: string }) => e.source);
     expect(supporting).to.include.members([`${pages.url}/walking`, `${pages.url}/indexed`]);
-    expect(data.metadata.sources_failed).to.deep.equal([{ source: `${pages.url}/gone`, reason: 'HTTP 404' }]);
+    expect(data.metadata.sources_failed).to.deep.equal([{ source: `${pages.url}/gone`, code: 'URL_UNREACHABLE', reason: 'HTTP 404', http_status: 404 }]);
     const items = Object.values(data.evidence as Record<string, unknown[]>).reduce((n, list) => n + list.length, 0);
     expect(data.metadata.sources_checked).to.equal(items + 1);
     // The engine's result the index already holds is judged from the index, not fetched again.

@@ -140,8 +140,9 @@ export const ERROR_CATALOGUE = {
     suggestion: 'Retry, or raise options.timeout.',
   },
   INSUFFICIENT_SOURCES: {
-    status: 422, retryable: false, details: ['sources_found', 'sources_required'],
+    status: 422, retryable: false, details: ['sources_found', 'sources_required', 'failed_sources'],
     message: 'Too few reliable sources were found.',
+    suggestion: 'Check the sources in details.failed_sources (each with its code and reason), or send others; one readable source is enough.',
   },
   URL_INVALID: {
     status: 422, retryable: false, details: ['url', 'expected_format'],

@@ -18,6 +18,8 @@ import { createSearchProcessor } from './search.processor.js';
 import { createValidateProcessor } from './validate.processor.js';
 import { createSearxngClient } from '../search/upstream/searxng.js';
 import { createChatCompletionsSummarizer } from '../search/summarizer/chat-completions.js';
+import { ChatEndpoints } from '../search/upstream/chat-completions-client.js';
+import { createLlmJudge } from '../validate/llm-judge.js';
 import { startCrawlWorker } from './crawl.processor.js';
 import { HostGate } from '../crawl/host-gate.js';
 import type { NotificationDispatcher } from '../notify/dispatcher.js';
@@ -57,12 +59,16 @@ export function startWorkers(deps: WorkerDeps): RunningWorkers {
   });
   // One engine client for search and validation: they share its circuit breaker.
   const searxng = createSearxngClient(deps.config, deps.metrics);
+  // One breaker per chat-completions endpoint: the summarizer and the judge on one server share it.
+  const chat = new ChatEndpoints(deps.config, deps.metrics);
+  const summarizer = createChatCompletionsSummarizer(deps.config, deps.metrics, chat);
+  const judge = createLlmJudge(deps.config, deps.metrics, chat);
   const processors: Partial<Record<QueueName, Processor>> = {
     search: createSearchProcessor({
       config: deps.config, pool: deps.pool, index: deps.index, fetchLimit, metrics: deps.metrics, logger: deps.logger,
-      searxng, summarizer: createChatCompletionsSummarizer(deps.config, deps.metrics),
+      searxng, summarizer,
     }) as Processor,
-    validate: createValidateProcessor({ config: deps.config, pool: deps.pool, index: deps.index, fetchLimit, metrics: deps.metrics, searxng }) as Processor,
+    validate: createValidateProcessor({ config: deps.config, pool: deps.pool, index: deps.index, fetchLimit, metrics: deps.metrics, searxng, judge }) as Processor,
     extract: createExtractProcessor({ config: deps.config, pool: deps.pool, db: deps.db, fetchLimit, metrics: deps.metrics, index: deps.index }) as Processor,
     index: createIndexProcessor({ index: deps.index, pool: deps.pool }) as Processor,
     crawl: crawl.processor as Processor,

@@ -138,6 +138,12 @@ export function createMetrics(role: Role, sources: MetricSources = {}, options: 
       labelNames: ['outcome'] as const,
       registers: [registry],
     }),
+    validationJudgeRequests: new client.Counter({
+      name: 'sev_validation_judge_requests_total',
+      help: 'Key passages validation asked the model judge about, by outcome (answered: used; invalid: not the JSON asked for; quote_mismatch: its quote is not in the passage; failed; timeout; circuit_open: not asked)',
+      labelNames: ['outcome'] as const,
+      registers: [registry],
+    }),
     cacheRequests: new client.Counter({
       name: 'sev_cache_requests_total',
       help: 'Result-cache reads by outcome (hit: a live entry was served; miss: absent or expired)',

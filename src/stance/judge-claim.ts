@@ -90,9 +90,16 @@ export interface JudgedSource {
   confidence: number;
   /** The key sentence: the one that decided the stance, or the one closest to the claim. */
   snippet: string;
+  /** Which of the source's passages holds the key sentence (-1: none, a source without sentences). */
+  passage: number;
   /** Its best sentences' probabilities of supporting and of contradicting the claim (a hedged one's times HEDGED_WEIGHT). */
   support: number;
   contradiction: number;
+  /** The same unweighted by hedging: what the claim's verdict reads (verdict.ts). */
+  verdictSupport: number;
+  verdictContradiction: number;
+  /** Whether the claim's verdict is drawn from this source (one of the first VERDICT_SOURCES eligible originals). */
+  decisive: boolean;
 }
 
 export interface JudgeClaimOutput {
@@ -110,9 +117,9 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
   const figures = input.statistical === true && claim.cues.quantities.length > 0;
   const judged = input.sources.map((source) => {
     // Each sentence with its passage's previous one, which may name what it speaks of ("It was raised").
-    const sentences = source.passages.flatMap((p) => splitSentences(p, language).map((text, i) => ({ text, first: i === 0 }))).slice(0, MAX_SENTENCES);
+    const sentences = source.passages.flatMap((p, passage) => splitSentences(p, language).map((text, i) => ({ text, first: i === 0, passage }))).slice(0, MAX_SENTENCES);
     let previous: string[] = [];
-    const scored = sentences.map(({ text, first }) => {
+    const scored = sentences.map(({ text, first, passage }) => {
       const terms = analyze(text, language);
       const cues = cuesOf(text);
       const features = pairFeatures(claim, text, language, terms, first ? [] : previous, cues);
@@ -130,7 +137,7 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
         probabilities[2]! += probabilities[0]!;
         probabilities[0] = 0;
       }
-      return { text, terms, relevance: features[COVERAGE]!, hedged: features[HEDGED] === 1, probabilities };
+      return { text, passage, terms, relevance: features[COVERAGE]!, hedged: features[HEDGED] === 1, probabilities };
     });
     return { scored, judged: judgeSource(scored) };
   });
@@ -142,7 +149,7 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
     verdict: claimVerdict(probabilities, VERDICT_THRESHOLDS),
     support: Math.max(0, ...decisive.map((i) => judged[i]!.judged.support)),
     contradiction: Math.max(0, ...decisive.map((i) => judged[i]!.judged.contradiction)),
-    sources: judged.map((j, i) => ({ ...j.judged, copyOf: copies[i]! })),
+    sources: judged.map((j, i) => ({ ...j.judged, copyOf: copies[i]!, decisive: decisive.includes(i) })),
   };
 }
 
@@ -161,13 +168,15 @@ function copiesOf(texts: readonly string[][], precedence: readonly number[]): (n
 
 interface ScoredSentence {
   text: string;
+  /** The index of its passage in the source. */
+  passage: number;
   terms: string[];
   relevance: number;
   hedged: boolean;
   probabilities: number[];
 }
 
-function judgeSource(scored: readonly ScoredSentence[]): Omit<JudgedSource, 'copyOf'> {
+function judgeSource(scored: readonly ScoredSentence[]): Omit<JudgedSource, 'copyOf' | 'decisive'> {
   const best = (index: number) => scored.reduce<ScoredSentence | undefined>((top, s) => (!top || s.probabilities[index]! > top.probabilities[index]! ? s : top), undefined);
   const supporting = best(0);
   const contradicting = best(1);
@@ -181,7 +190,10 @@ function judgeSource(scored: readonly ScoredSentence[]): Omit<JudgedSource, 'cop
     stance: verdict === 'SUPPORT' ? 'supports' : verdict === 'CONTRADICT' ? 'contradicts' : 'neutral',
     confidence: verdict === 'SUPPORT' ? support : verdict === 'CONTRADICT' ? contradiction : (closest?.relevance ?? 0),
     snippet: key?.text ?? '',
+    passage: key?.passage ?? -1,
     support,
     contradiction,
+    verdictSupport: supporting?.probabilities[0] ?? 0,
+    verdictContradiction: contradicting?.probabilities[1] ?? 0,
   };
 }

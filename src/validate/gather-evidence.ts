@@ -14,7 +14,9 @@ import { hostOf } from '../index/domain.js';
 import { upstreamCandidate } from '../search/upstream-candidates.js';
 import type { SearxngClient, SearxngFailure } from '../search/upstream/searxng.js';
 import type { SourceCandidate } from '../ranking/rank-sources.js';
-import type { ValidateRequest } from './types.js';
+import { ApiError } from '../errors/catalogue.js';
+import { TaskTimeoutError } from '../pool/pool.js';
+import type { FailedSource, ValidateRequest } from './types.js';
 
 export interface EvidenceDeps extends DeepSearchDeps {
   index: DocumentIndex;
@@ -28,7 +30,7 @@ const SOURCES_PARALLEL = 5;
 export interface Evidence {
   /** Readable sources, in the order found (index rank, or the request's order). */
   sources: SourceCandidate[];
-  failed: { source: string; reason: string }[];
+  failed: FailedSource[];
   /** How many of the failed ones were still being read when `signal` ended the gathering. */
   cut: number;
   /** How the upstream engine answered, when it was asked (a claim checked without `sources`). */
@@ -50,7 +52,7 @@ export async function gatherEvidence(deps: EvidenceDeps, mode: Mode, request: Va
     if (isUrl(source)) return [await readLiveCandidate(deps, stub(source), signal)];
     const domain = source.toLowerCase().replace(/\.$/, '');
     const candidates = await indexCandidates(deps.index, mode, query, { documents: limit, domains: { include: [domain] } });
-    if (candidates.length === 0) reads.failed.push({ source, reason: 'nothing about the claim in the index for this domain' });
+    if (candidates.length === 0) reads.failed.push({ source, code: 'NO_RESULTS_FOUND', reason: 'nothing about the claim in the index for this domain' });
     return candidates;
   }, [])));
   return { sources: found.flat().slice(0, limit), failed: reads.failed, cut: reads.cut() };
@@ -105,7 +107,7 @@ function sourceReads(signal: AbortSignal) {
           return await work();
         } catch (error) {
           if (signal.aborted) cut++;
-          failed.push({ source, reason: signal.aborted ? 'not read before the time limit' : reasonOf(error) });
+          failed.push(signal.aborted ? { source, code: 'VALIDATION_TIMEOUT', reason: 'not read before the time limit' } : failureOf(source, error));
           return none;
         }
       });
@@ -125,8 +127,23 @@ function stub(url: string): SourceCandidate {
   };
 }
 
-function reasonOf(error: unknown): string {
-  const details = (error as { details?: { reason?: unknown } }).details;
-  if (typeof details?.reason === 'string') return details.reason;
-  return error instanceof Error ? error.message : String(error);
+/**
+ * A failed read as the client is told it: the page reader throws the error extraction would
+ * answer (src/page/fetch-failure.ts maps the fetcher's failures), whose code, reason and HTTP
+ * status are kept; the pool's time limit is the page's fault, as extraction reports it.
+ */
+function failureOf(source: string, error: unknown): FailedSource {
+  if (error instanceof ApiError) {
+    const details = error.details ?? {};
+    const status = details.http_status;
+    return {
+      source,
+      code: error.code,
+      reason: typeof details.reason === 'string' ? details.reason : error.message,
+      ...(typeof status === 'number' ? { http_status: status } : {}),
+    };
+  }
+  if (error instanceof TaskTimeoutError) return { source, code: 'EXTRACTION_FAILED', reason: 'page too complex: processing time limit reached' };
+  // A bug, not the page: its internals are not the client's to see.
+  return { source, code: 'INTERNAL_SERVER_ERROR', reason: 'unexpected error while reading the source' };
 }

@@ -1,6 +1,6 @@
 import type { JudgeClaimOutput } from '../stance/judge-claim.js';
 import { VERDICT_THRESHOLDS } from '../stance/model-weights.js';
-import type { ConsensusLevel, FactCheckVerdict, ValidateRequest, ValidationLabel, ValidationResult } from './types.js';
+import type { ConsensusLevel, EvidenceItem, FactCheckVerdict, ValidateRequest, ValidationLabel, ValidationResult } from './types.js';
 
 /** A verdict this sure (and at least options.confidence_threshold) is VERIFIED or FALSE rather than LIKELY_…. */
 const DECISIVE = 0.85;
@@ -71,8 +71,8 @@ export function consensusLevel(supporting: number, contradicting: number): Conse
 
 function explanation(label: ValidationLabel, evidence: ValidationResult['evidence']): string {
   const counts = `${evidence.supporting.length} supporting, ${evidence.contradicting.length} contradicting and ${evidence.neutral.length} neutral sources.`;
-  const quote = (item: { source: string; snippet: string; confidence: number } | undefined, side: string) =>
-    item ? `${side} ${item.source} (confidence ${item.confidence}): "${item.snippet}"` : '';
+  const quote = (item: EvidenceItem | undefined, side: string) =>
+    item ? `${side} ${item.source} (confidence ${item.confidence}${item.judged_by === 'llm' ? ', judged by the model judge' : ''}): "${item.snippet}"` : '';
   switch (label) {
     case 'OPINION':
       return `An opinion is neither true nor false, so no verdict is given; the sources that speak to it are listed. ${counts}`;

@@ -1,7 +1,8 @@
 /**
  * One validation, as a worker runs it: the claim's evidence gathered (gather-evidence.ts), every
- * sentence of it judged in the pool (src/stance), and the judgement turned into the
- * labels of section 2.3 (labels.ts). The request's deadline bounds the gathering: sources not
+ * sentence of it judged in the pool (src/stance), the key passages judged again by the model
+ * judge when one is configured (llm-judge.ts, combined by src/stance/combine-judgements.ts), and
+ * the judgement turned into the labels of section 2.3 (labels.ts). The request's deadline bounds the gathering: sources not
  * read by then make the validation fail with VALIDATION_TIMEOUT and say how far it got.
  */
 import { ApiError } from '../errors/catalogue.js';
@@ -11,13 +12,25 @@ import { authorityScore } from './authority.js';
 import { isPrimarySource } from './primary.js';
 import { subjectAuthorities } from './subjects.js';
 import { resultLabels } from './labels.js';
-import type { EvidenceItem, ValidateJob, ValidationResult } from './types.js';
+import type { EvidenceItem, FailedSource, ValidateJob, ValidationResult } from './types.js';
 import type { SourceCandidate } from '../ranking/rank-sources.js';
+import type { JudgeClaimOutput } from '../stance/judge-claim.js';
+import { combineJudgements, type PassageJudgement } from '../stance/combine-judgements.js';
+import type { StanceJudge } from './llm-judge.js';
 
-export type ValidateDeps = EvidenceDeps;
+export interface ValidateDeps extends EvidenceDeps {
+  /** The model judge, when VALIDATION_JUDGE is llm. */
+  judge?: StanceJudge | undefined;
+}
 
 /** With context.time_sensitive, evidence published longer ago than this is outdated. */
 const OUTDATED_AFTER_MS = 365 * 24 * 60 * 60 * 1000;
+
+/** Kept from the deadline for answering once the model judge has been asked. */
+const ANSWER_MARGIN_MS = 250;
+
+/** Failed sources the message of INSUFFICIENT_SOURCES names (details.failed_sources lists them all). */
+const NAMED_IN_MESSAGE = 5;
 
 /** Kept from the time limit for judging once gathering is cut off (at most 2 s). */
 const RESERVE_SHARE = 0.25;
@@ -37,7 +50,7 @@ export async function runValidation(deps: ValidateDeps, mode: Mode, job: Validat
   ]);
   const readable = evidence.sources.filter((s) => s.passages.length > 0);
   if (evidence.cut > 0) throw new ApiError('VALIDATION_TIMEOUT', { sources_checked: requested - evidence.cut, sources_pending: evidence.cut });
-  if (readable.length === 0) throw new ApiError('INSUFFICIENT_SOURCES', { sources_found: 0, sources_required: 1 });
+  if (readable.length === 0) throw insufficientSources(evidence.failed);
 
   // The operator's list first, then the publishers trusted in the claim's subject.
   const authorities = [...deps.config.search.authority, ...subjectAuthorities(deps.config.validate.subjects, request.context?.domain)];
@@ -49,7 +62,7 @@ export async function runValidation(deps: ValidateDeps, mode: Mode, job: Validat
   // When time matters, recent evidence decides; outdated evidence only when there is nothing newer.
   const recent = allowed.map((ok, i) => ok && !outdated[i]);
   const eligible = recent.some(Boolean) ? recent : allowed;
-  const judged = await deps.pool.run('judgeClaim', {
+  const builtin = await deps.pool.run('judgeClaim', {
     claim: request.claim,
     language: weights.language,
     termWeights: weights.termWeights,
@@ -58,6 +71,11 @@ export async function runValidation(deps: ValidateDeps, mode: Mode, job: Validat
     statistical: request.context?.claim_type === 'statistical',
     precedence: originalPrecedence(readable, primary),
   });
+  // An opinion gets no verdict: its claim and passages are not sent anywhere for one.
+  const consulted = !deps.judge ? undefined
+    : request.context?.claim_type === 'opinion' ? { judgements: new Map<number, PassageJudgement>(), outcomes: [] }
+      : await consultJudge(deps.judge, request.claim, readable, builtin, job.deadline);
+  const judged = combineJudgements(builtin, consulted?.judgements ?? new Map());
   const evidenceItems: ValidationResult['evidence'] = { supporting: [], contradicting: [], neutral: [] };
   const merged: ValidationResult['metadata']['sources_merged'] = [];
   judged.sources.forEach((source, i) => {
@@ -73,6 +91,7 @@ export async function runValidation(deps: ValidateDeps, mode: Mode, job: Validat
       authority_score: round(authorityScore(candidate, authorities)),
       snippet: source.snippet,
       primary: primary[i]!,
+      judged_by: source.judgedBy,
       ...(candidate.publishedAt !== null ? { published_date: new Date(candidate.publishedAt).toISOString() } : {}),
       ...(timeSensitive ? { outdated: outdated[i]! } : {}),
     };
@@ -86,8 +105,44 @@ export async function runValidation(deps: ValidateDeps, mode: Mode, job: Validat
     metadata: {
       sources_checked: readable.length + evidence.failed.length, sources_failed: evidence.failed, sources_merged: merged, query_time: (Date.now() - started) / 1000,
       ...(evidence.upstream ? { upstream_engine: evidence.upstream } : {}),
+      ...(consulted ? { judge: { passages: consulted.outcomes } } : {}),
     },
   };
+}
+
+/**
+ * The model judge asked about the claim's key passages: the passage holding each source's key
+ * sentence, for at most JUDGE_MAX_PASSAGES sources (copies left out), those the verdict is
+ * drawn from first, then the others, each group by its evidence's confidence (as the evidence
+ * lists are sorted). All are asked at once, until ANSWER_MARGIN_MS before the deadline.
+ */
+async function consultJudge(judge: StanceJudge, claim: string, readable: readonly SourceCandidate[], builtin: JudgeClaimOutput, deadline: number) {
+  const chosen = builtin.sources.map((source, i) => ({ source, i }))
+    .filter(({ source }) => source.copyOf === null && source.passage >= 0)
+    .sort((a, b) => Number(b.source.decisive) - Number(a.source.decisive) || b.source.confidence - a.source.confidence || a.i - b.i)
+    .slice(0, judge.maxPassages)
+    .map(({ source, i }) => ({ i, passage: readable[i]!.passages[source.passage]!.text }));
+  const signal = AbortSignal.timeout(Math.max(0, Math.floor(deadline - ANSWER_MARGIN_MS - Date.now())));
+  const verdicts = await judge.judge(claim, chosen.map((c) => c.passage), signal);
+  const judgements = new Map<number, PassageJudgement>();
+  verdicts.forEach((verdict, k) => {
+    if (verdict.outcome === 'answered') judgements.set(chosen[k]!.i, verdict.judgement);
+  });
+  return { judgements, outcomes: verdicts.map((verdict, k) => ({ source: readable[chosen[k]!.i]!.url, outcome: verdict.outcome })) };
+}
+
+/**
+ * No source could be read: one readable source is enough to judge a claim on, so this is
+ * about sources that failed (each named with its code and reason), or an index and engine that
+ * found nothing.
+ */
+function insufficientSources(failed: readonly FailedSource[]): ApiError {
+  const named = failed.slice(0, NAMED_IN_MESSAGE).map((f) => `${f.source} (${f.reason})`).join('; ');
+  const more = failed.length > NAMED_IN_MESSAGE ? `; and ${failed.length - NAMED_IN_MESSAGE} more` : '';
+  const message = failed.length === 0 ? 'No source about the claim was found.'
+    : failed.length === 1 ? `The source could not be read: ${named}.`
+      : `None of the ${failed.length} sources could be read: ${named}${more}.`;
+  return new ApiError('INSUFFICIENT_SOURCES', { sources_found: 0, sources_required: 1, failed_sources: failed }, message);
 }
 
 /**

@@ -1,4 +1,7 @@
+import type { ErrorCode } from '../errors/catalogue.js';
 import type { SearxngFailure } from '../search/upstream/searxng.js';
+import type { JudgedBy } from '../stance/combine-judgements.js';
+import type { JudgeOutcome } from './llm-judge.js';
 
 /**
  * POST /v1/validate as the route validated it (schemas/validate.request.json, defaults filled)
@@ -25,10 +28,32 @@ export interface EvidenceItem {
   snippet: string;
   /** Whether it is a primary source for the claim (see primary.ts). */
   primary: boolean;
+  /** Which model decided its stance: the model judge (VALIDATION_JUDGE=llm) or the built-in one. */
+  judged_by: JudgedBy;
   /** When the source was published, where known. */
   published_date?: string;
   /** With context.time_sensitive: published over a year ago. */
   outdated?: boolean;
+}
+
+/**
+ * A source that could not be read: in metadata.sources_failed of an answer, and in the
+ * failed_sources of INSUFFICIENT_SOURCES when none could be.
+ */
+export interface FailedSource {
+  /** The URL or domain as the request gave it (or the engine's result URL). */
+  source: string;
+  /**
+   * The error code reading it alone would have given: URL_INVALID, URL_UNREACHABLE or
+   * EXTRACTION_FAILED (src/page/fetch-failure.ts, the mapping extraction uses), NO_RESULTS_FOUND
+   * for a domain the index holds nothing about, VALIDATION_TIMEOUT for one still being read at
+   * the time limit, INTERNAL_SERVER_ERROR for anything else.
+   */
+  code: ErrorCode;
+  /** Why, for people: "HTTP 404", "connection refused", "timed out after 5s", "no main content found". */
+  reason: string;
+  /** The status of the response that ended the fetch, for an HTTP error status. */
+  http_status?: number;
 }
 
 export type ValidationLabel = 'VERIFIED' | 'LIKELY_TRUE' | 'DISPUTED' | 'LIKELY_FALSE' | 'FALSE' | 'UNVERIFIED' | 'OPINION';
@@ -44,11 +69,13 @@ export interface ValidationResult {
   metadata: {
     sources_checked: number;
     /** Sources that could not be read, with why. */
-    sources_failed: { source: string; reason: string }[];
+    sources_failed: FailedSource[];
     /** Sources whose text copies an earlier one's: counted once, under the original. */
     sources_merged: { source: string; copy_of: string }[];
     query_time: number;
     /** How the upstream engine answered, when it was asked. */
     upstream_engine?: 'answered' | SearxngFailure;
+    /** With the model judge on: each key passage it was asked about, by source, and how that went. */
+    judge?: { passages: { source: string; outcome: JudgeOutcome }[] };
   };
 }

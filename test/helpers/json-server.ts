@@ -1,9 +1,10 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface JsonRequest {
   method: string;
   url: URL;
+  headers: IncomingHttpHeaders;
   /** The parsed JSON body, or undefined when there was none. */
   body: any;
 }
@@ -32,7 +33,7 @@ export async function startJsonServer(answer: (request: JsonRequest) => JsonRepl
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
-      const request = { method: req.method ?? 'GET', url: new URL(req.url ?? '/', 'http://127.0.0.1'), body: text ? JSON.parse(text) : undefined };
+      const request = { method: req.method ?? 'GET', url: new URL(req.url ?? '/', 'http://127.0.0.1'), headers: req.headers, body: text ? JSON.parse(text) : undefined };
       requests.push(request);
       const reply = answer(request);
       const timer = setTimeout(() => {
