@@ -91,7 +91,7 @@ describe('alerts', function () {
       });
       expect(replaced.status, JSON.stringify(replaced.json)).to.equal(200);
       expect(replaced.json.data).to.include({ name: 'Slow', metric: 'p95_response_time', threshold: 0.8, duration: null, severity: 'warning' });
-      expect(replaced.json.data.webhook).to.deep.equal({ url: `${hooks.url}/b`, payload_template: null, signing_secret: alert.webhook.signing_secret });
+      expect(replaced.json.data.webhook).to.deep.equal({ url: `${hooks.url}/b`, payload_template: null, signing_secret: alert.webhook.signing_secret, previous_secret_expires_at: null });
 
       expect((await call(service.url, `/v1/alerts/${alert.alert_id}`, { key, method: 'DELETE' })).json.data).to.deep.equal({ alert_id: alert.alert_id, deleted: true });
       expect((await call(service.url, `/v1/alerts/${alert.alert_id}`, { key })).status).to.equal(404);
@@ -268,6 +268,30 @@ describe('alerts', function () {
       expect(res.json.data.deliveries.map((d: any) => `${d.channel}:${d.status}`).sort()).to.deep.equal(['email:delivered', 'slack:delivered', 'webhook:delivered']);
       expect((await simpleParser(smtp.mails.at(-1)!.raw)).subject).to.match(/test/i);
       expect(hooks.received.slice(before).map((r) => r.json.event)).to.deep.equal(['alert.test']);
+    });
+
+    it('rotates the webhook secret, the old one signing beside the new one for 24 hours', async () => {
+      const before = (await call(service.url, `/v1/alerts/${alert.alert_id}`)).json.data.webhook;
+      expect(before.previous_secret_expires_at).to.equal(null);
+      const rotated = await call(service.url, `/v1/alerts/${alert.alert_id}/rotate-secret`, { key: alertKey, method: 'POST' });
+      expect(rotated.status, JSON.stringify(rotated.json)).to.equal(200);
+      const webhook = rotated.json.data.webhook;
+      expect(webhook.signing_secret).to.match(/^whsec_/).and.not.equal(before.signing_secret);
+      expect(Date.parse(webhook.previous_secret_expires_at) - Date.now()).to.be.within(23.9 * 3600_000, 24 * 3600_000);
+      expect(JSON.stringify(rotated.json.data)).to.not.include(before.signing_secret);
+
+      const sent = hooks.received.length;
+      expect((await call(service.url, `/v1/alerts/${alert.alert_id}/test`, { key: alertKey, method: 'POST' })).status).to.equal(200);
+      const [request] = hooks.received.slice(sent);
+      const header = String(request!.headers['x-sev-signature']);
+      const now = Math.floor(Date.now() / 1000);
+      expect(verifySignature(webhook.signing_secret, request!.raw, header, now)).to.equal(true);
+      expect(verifySignature(before.signing_secret, request!.raw, header, now)).to.equal(true);
+
+      const slackOnly = await call(service.url, '/v1/alerts', { key: alertKey, body: definition({ channels: ['slack'], webhook: undefined, slack: { webhook_url: slack.url }, enabled: false }) });
+      const refused = await call(service.url, `/v1/alerts/${slackOnly.json.data.alert_id}/rotate-secret`, { key: alertKey, method: 'POST' });
+      expect(refused.status).to.equal(400);
+      expect(refused.json.error.details.parameter).to.equal('channels');
     });
 
     it('retries a receiver that fails twice, and leaves one dead letter for one that always fails', async () => {

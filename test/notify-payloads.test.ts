@@ -4,6 +4,7 @@ import {
   checkPayloadTemplate, emailMessage, renderWebhookPayload, slackPayload, type Notification,
 } from '../src/notify/notification.js';
 import { newSigningSecret, signPayload, verifySignature } from '../src/notify/signature.js';
+import { signingSecrets } from '../src/notify/send-delivery.js';
 import { destinationRefusal } from '../src/notify/http-post.js';
 import { emailConfigured } from '../src/notify/email-sender.js';
 
@@ -125,6 +126,18 @@ describe('webhook signatures', () => {
     for (const bad of ['', 'garbage', `${t}`, `${v1}`, `t=abc,${v1}`, `${t},v1=${v1!.slice(3, 20)}`]) {
       expect(verifySignature(secret, body, bad, now), bad).to.equal(false);
     }
+  });
+
+  it('signs with a rotated secret beside the new one until it lapses, so a receiver holding either verifies', () => {
+    const fresh = newSigningSecret();
+    const target = { type: 'webhook' as const, url: 'https://hooks.example.com', signing_secret: fresh, previous_secret: { secret, until: new Date((now + 60) * 1000).toISOString() } };
+    const during = signPayload(signingSecrets(target, now), body, now);
+    expect(during.split(',')).to.have.length(3);
+    expect(verifySignature(fresh, body, during, now)).to.equal(true);
+    expect(verifySignature(secret, body, during, now)).to.equal(true);
+    const after = signPayload(signingSecrets(target, now + 60), body, now + 60);
+    expect(verifySignature(fresh, body, after, now + 60)).to.equal(true);
+    expect(verifySignature(secret, body, after, now + 60)).to.equal(false);
   });
 
   it('makes distinct secrets of 32 random bytes', () => {

@@ -25,7 +25,13 @@ export interface AlertInput {
 /** The channels column: the channels in the order given, and each one's destination. */
 export interface StoredChannels {
   list: Channel[];
-  webhook?: { url: string; payload_template: string | null; signing_secret: string };
+  webhook?: {
+    url: string;
+    payload_template: string | null;
+    signing_secret: string;
+    /** After a rotation: the replaced secret, which keeps signing beside the new one until `until`. */
+    previous_secret?: { secret: string; until: string };
+  };
   slack?: { webhook_url: string };
   email?: { to: string[] };
 }
@@ -39,8 +45,10 @@ export function targetsOf(channels: StoredChannels): ChannelTarget[] {
   return channels.list.map((channel): ChannelTarget => {
     switch (channel) {
       case 'webhook': {
-        const { url, payload_template, signing_secret } = channels.webhook!;
-        return { type: 'webhook', url, signing_secret, ...(payload_template !== null ? { payload_template } : {}) };
+        const { url, payload_template, signing_secret, previous_secret } = channels.webhook!;
+        return {
+          type: 'webhook', url, signing_secret, ...(payload_template !== null ? { payload_template } : {}), ...(previous_secret ? { previous_secret } : {}),
+        };
       }
       case 'slack':
         return { type: 'slack', webhook_url: channels.slack!.webhook_url };
@@ -58,7 +66,7 @@ export function scopeOf(row: AlertWithState): AlertScope {
 const iso = (at: Date | null) => (at === null ? null : at.toISOString());
 
 /** What GET /v1/alerts/{id} answers (schemas/alert.response.json). */
-export function alertView(row: AlertWithState): Record<string, unknown> {
+export function alertView(row: AlertWithState, now: Date): Record<string, unknown> {
   const condition = parseCondition(row.condition);
   const channels = parseChannels(row.channels);
   const durationSeconds = Math.round(Number(row.duration_ms) / 1000);
@@ -73,7 +81,7 @@ export function alertView(row: AlertWithState): Record<string, unknown> {
     duration_seconds: durationSeconds,
     severity: row.severity,
     channels: channels.list,
-    ...(channels.webhook ? { webhook: channels.webhook } : {}),
+    ...(channels.webhook ? { webhook: webhookView(channels.webhook, now) } : {}),
     ...(channels.slack ? { slack: channels.slack } : {}),
     ...(channels.email ? { email: channels.email } : {}),
     scope: { account_id: row.scope_account_id, mode: row.scope_mode, endpoint: row.scope_endpoint },
@@ -86,6 +94,17 @@ export function alertView(row: AlertWithState): Record<string, unknown> {
     },
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
+  };
+}
+
+/** The webhook destination as shown: the previous secret itself is never shown again, only until when it signs. */
+function webhookView(webhook: NonNullable<StoredChannels['webhook']>, now: Date): Record<string, unknown> {
+  const until = webhook.previous_secret?.until;
+  return {
+    url: webhook.url,
+    payload_template: webhook.payload_template,
+    signing_secret: webhook.signing_secret,
+    previous_secret_expires_at: until !== undefined && Date.parse(until) > now.getTime() ? until : null,
   };
 }
 

@@ -23,13 +23,15 @@ import { formatValue, scopeText } from './alert-message.js';
 import { ConditionError, parseCondition, type Condition } from './condition.js';
 import type { AlertScope } from './alert-figures.js';
 import {
-  deleteAlert, findAlert, firingAlerts, insertAlertWithin, listAlerts, listEvents, updateAlert, type AlertWithState,
+  deleteAlert, findAlert, firingAlerts, insertAlertWithin, listAlerts, updateChannels, listEvents, updateAlert, type AlertWithState,
 } from './alerts.repository.js';
 
 /** Alerts one owner (an account in one mode, or the master key) may keep: evaluation is sized for thousands in all. */
 export const MAX_ALERTS_PER_OWNER = 1000;
 /** Longest duration: a condition that must hold for more than a week is a report, not an alert. */
 const MAX_DURATION_MS = 7 * 86_400_000;
+/** How long a rotated webhook secret keeps signing beside the new one, as a rotated API key stays valid. */
+const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 /** How long POST /v1/alerts/{id}/test waits for the first attempts before answering. */
 const TEST_WAIT_MS = 10_000;
 
@@ -76,7 +78,7 @@ export class AlertService {
       throw new ApiError('RESOURCE_LIMIT_REACHED', { resource: 'alerts', limit: MAX_ALERTS_PER_OWNER, count: stored.count },
         `This owner already has ${stored.count} alerts, the most one owner may have: delete one, or replace one with PUT.`);
     }
-    return alertView((await findAlert(this.deps.db, id))!);
+    return this.view(id);
   }
 
   async list(actor: Principal, query: Page & { account_id?: string }): Promise<Record<string, unknown>> {
@@ -84,11 +86,11 @@ export class AlertService {
     if (!operator && query.account_id !== undefined && query.account_id !== actor.accountId) throw operatorOnly(actor);
     const owner = operator ? null : { accountId: actor.accountId!, mode: actor.mode };
     const { total, rows } = await listAlerts(this.deps.db, owner, operator ? query.account_id : undefined, query.limit, query.offset);
-    return { items: rows.map(alertView), total, limit: query.limit, offset: query.offset };
+    return { items: rows.map((row) => alertView(row, this.deps.clock.now())), total, limit: query.limit, offset: query.offset };
   }
 
   async get(actor: Principal, id: string): Promise<Record<string, unknown>> {
-    return alertView(await this.visible(actor, id));
+    return alertView(await this.visible(actor, id), this.deps.clock.now());
   }
 
   async replace(actor: Principal, id: string, input: AlertInput): Promise<Record<string, unknown>> {
@@ -97,7 +99,26 @@ export class AlertService {
     // The state is kept: the next evaluation reads the new condition, and a firing alert whose
     // new condition is false resolves (and notifies) as any other.
     await updateAlert(this.deps.db, id, { ...definition, updated_at: this.deps.clock.now() });
-    return alertView((await findAlert(this.deps.db, id))!);
+    return this.view(id);
+  }
+
+  /**
+   * A new webhook signing secret. The old one keeps signing beside it (a second `v1=` in the
+   * header) for ROTATION_OVERLAP_MS, so receivers can switch to the new one without losing any
+   * notification; rotating again within that time ends the older one at once.
+   */
+  async rotateSecret(actor: Principal, id: string): Promise<Record<string, unknown>> {
+    const row = await this.visible(actor, id);
+    const channels = parseChannels(row.channels);
+    if (!channels.webhook) throw invalid('channels', 'has no webhook: only a webhook has a signing secret', channels.list);
+    const now = this.deps.clock.now();
+    channels.webhook = {
+      ...channels.webhook,
+      signing_secret: newSigningSecret(),
+      previous_secret: { secret: channels.webhook.signing_secret, until: new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString() },
+    };
+    await updateChannels(this.deps.db, id, JSON.stringify(channels), now);
+    return this.view(id);
   }
 
   async remove(actor: Principal, id: string): Promise<Record<string, unknown>> {
@@ -167,6 +188,10 @@ export class AlertService {
         duration: Math.max(0, Math.floor((now.getTime() - row.since!.getTime()) / 1000)),
       };
     });
+  }
+
+  private async view(id: string): Promise<Record<string, unknown>> {
+    return alertView((await findAlert(this.deps.db, id))!, this.deps.clock.now());
   }
 
   /** The alert, if `actor` may see it: a key its own account's in its own mode, the master key any. Others are 404, as if absent. */
@@ -248,7 +273,11 @@ export class AlertService {
         if (!check.ok) throw invalid('webhook.payload_template', `at position ${check.position}: ${check.reason}`, template);
       }
       // The secret outlives edits: receivers keep verifying with the one they were given.
-      stored.webhook = { url: input.webhook.url, payload_template: template ?? null, signing_secret: previous?.webhook?.signing_secret ?? newSigningSecret() };
+      const kept = previous?.webhook;
+      stored.webhook = {
+        url: input.webhook.url, payload_template: template ?? null, signing_secret: kept?.signing_secret ?? newSigningSecret(),
+        ...(kept?.previous_secret ? { previous_secret: kept.previous_secret } : {}),
+      };
     }
     if (input.slack) {
       const refusal = destinationRefusal(input.slack.webhook_url, this.deps.allowedCidrs);

@@ -32,6 +32,10 @@ export async function updateAlert(db: Kysely<Database>, id: string, row: Omit<Al
   await db.updateTable('alerts').set(row).where('id', '=', id).execute();
 }
 
+export async function updateChannels(db: Kysely<Database>, id: string, channels: string, at: Date): Promise<void> {
+  await db.updateTable('alerts').set({ channels, updated_at: at }).where('id', '=', id).execute();
+}
+
 /** Removes the alert, its state and its history; false when there was no such alert. */
 export async function deleteAlert(db: Kysely<Database>, id: string): Promise<boolean> {
   return db.transaction().execute(async (trx) => {

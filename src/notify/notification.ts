@@ -40,7 +40,11 @@ export interface Notification {
 }
 
 export type ChannelTarget =
-  | { type: 'webhook'; url: string; payload_template?: string; signing_secret: string }
+  | {
+    type: 'webhook'; url: string; payload_template?: string; signing_secret: string;
+    /** The secret a rotation replaced, still signing beside the new one until `until` (ISO 8601). */
+    previous_secret?: { secret: string; until: string };
+  }
   | { type: 'slack'; webhook_url: string }
   | { type: 'email'; to: string[] };
 

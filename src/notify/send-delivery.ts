@@ -22,7 +22,7 @@ export interface SendDeps {
 }
 
 /** The HTTP headers of a webhook try (the signature over `body` at `timestampSeconds`). */
-export function webhookHeaders(deliveryId: string, n: Notification, secret: string, body: string, timestampSeconds: number): Record<string, string> {
+export function webhookHeaders(deliveryId: string, n: Notification, secrets: string | readonly string[], body: string, timestampSeconds: number): Record<string, string> {
   return {
     'Content-Type': 'application/json',
     'User-Agent': NOTIFICATION_USER_AGENT,
@@ -30,8 +30,15 @@ export function webhookHeaders(deliveryId: string, n: Notification, secret: stri
     'X-SEV-Delivery': deliveryId,
     // The same on every try of the delivery: a receiver that saw it already can answer 2xx and do nothing.
     'Idempotency-Key': deliveryId,
-    [SIGNATURE_HEADER]: signPayload(secret, body, timestampSeconds),
+    [SIGNATURE_HEADER]: signPayload(secrets, body, timestampSeconds),
   };
+}
+
+/** The secrets a webhook try is signed with: the current one, and a rotated one until it lapses. */
+export function signingSecrets(target: Extract<ChannelTarget, { type: 'webhook' }>, nowSeconds: number): string[] {
+  const previous = target.previous_secret;
+  const honoured = previous !== undefined && Date.parse(previous.until) / 1000 > nowSeconds;
+  return honoured ? [target.signing_secret, previous.secret] : [target.signing_secret];
 }
 
 /** Makes one try; never throws (a failure is an AttemptResult, permanent when no retry can help). */
@@ -54,7 +61,7 @@ export async function sendDelivery(row: Pick<DeliveryRow, 'id' | 'target' | 'not
         return { ok: false, permanent: true, statusCode: null, error: (error as Error).message };
       }
       const now = deps.nowSeconds?.() ?? Math.floor(Date.now() / 1000);
-      return postNotification(target.url, body, webhookHeaders(row.id, n, target.signing_secret, body, now), post);
+      return postNotification(target.url, body, webhookHeaders(row.id, n, signingSecrets(target, now), body, now), post);
     }
     case 'slack':
       return postNotification(target.webhook_url, JSON.stringify(slackPayload(n)), {

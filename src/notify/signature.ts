@@ -18,10 +18,13 @@ function digest(secret: string, rawBody: string, timestampSeconds: number): stri
   return createHmac('sha256', secret).update(`${timestampSeconds}.${rawBody}`, 'utf8').digest('hex');
 }
 
-/** The X-SEV-Signature value for a body sent at `timestampSeconds` (Unix seconds). */
-export function signPayload(secret: string, rawBody: string, timestampSeconds: number): string {
+/**
+ * The X-SEV-Signature value for a body sent at `timestampSeconds` (Unix seconds): one `v1=` per
+ * secret, so that while a rotated secret is still honoured a receiver holding either verifies.
+ */
+export function signPayload(secrets: string | readonly string[], rawBody: string, timestampSeconds: number): string {
   const t = Math.floor(timestampSeconds);
-  return `t=${t},v1=${digest(secret, rawBody, t)}`;
+  return [`t=${t}`, ...[secrets].flat().map((secret) => `v1=${digest(secret, rawBody, t)}`)].join(',');
 }
 
 /**

@@ -66,6 +66,19 @@ export const replaceAlert: Route<AlertInput> = {
   },
 };
 
+export const rotateAlertSecret: Route = {
+  operationId: 'rotateAlertSecret',
+  method: 'POST',
+  path: '/v1/alerts/:id/rotate-secret',
+  summary: 'A new webhook signing secret; the old one keeps signing beside it for 24 hours',
+  tag: 'Alerts',
+  scope: 'monitor',
+  response: 'alert.response',
+  async handler(ctx, _input, services) {
+    respond(ctx, await services.alerts.rotateSecret(ctx.state.principal!, ctx.params.id!));
+  },
+};
+
 export const deleteAlert: Route = {
   operationId: 'deleteAlert',
   method: 'DELETE',

@@ -14,7 +14,7 @@ import { getLivez, getMetrics, getReadyz } from './probes.js';
 import type { Route } from './route.js';
 import { createKey, getKey, getKeyUsage, listKeys, revokeKey, rotateKey, whoami } from './auth-keys.js';
 import { createServiceAccount, listServiceAccounts } from './service-accounts.js';
-import { createAlert, deleteAlert, getAlert, getAlertDeliveries, getAlertHistory, listAlerts, replaceAlert, testAlert } from './alerts.js';
+import { createAlert, deleteAlert, getAlert, getAlertDeliveries, getAlertHistory, listAlerts, replaceAlert, rotateAlertSecret, testAlert } from './alerts.js';
 import { createAccount, getAccount, getPlans, listAccounts, updateAccount } from './accounts.js';
 import { createDashboard, deleteDashboard, exportDashboardGrafana, getDashboard, listDashboards, replaceDashboard } from './dashboards.js';
 
@@ -40,7 +40,7 @@ export const ROUTES: readonly Route[] = [
   getCacheEntry, postCacheEntry, deleteCacheEntries,
   getHealth, getMetricsLive, getUsage, getAudit, exportAudit, getErrors,
   createDashboard, listDashboards, getDashboard, replaceDashboard, deleteDashboard, exportDashboardGrafana,
-  createAlert, listAlerts, getAlert, replaceAlert, deleteAlert, getAlertHistory, getAlertDeliveries, testAlert,
+  createAlert, listAlerts, getAlert, replaceAlert, deleteAlert, getAlertHistory, getAlertDeliveries, testAlert, rotateAlertSecret,
   whoami, createKey, listKeys, getKey, rotateKey, revokeKey, getKeyUsage,
   createServiceAccount, listServiceAccounts,
   createAccount, listAccounts, getAccount, updateAccount, getPlans,
