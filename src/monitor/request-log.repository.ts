@@ -2,7 +2,7 @@ import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database, RequestLogTable } from '../storage/schema.js';
 import { withDeadlockRetry } from '../storage/deadlock-retry.js';
 import type { AuditEntry } from './audit-entry.js';
-import { rollUp, type IpRow } from './audit-rollup.js';
+import { rollUp, type IpRow, type TotalsRow } from './audit-rollup.js';
 import { LATENCY_BUCKETS } from './latency-buckets.js';
 
 export interface BatchOutcome {
@@ -12,6 +12,7 @@ export interface BatchOutcome {
 }
 
 const LATENCY_COLUMNS = Array.from({ length: LATENCY_BUCKETS }, (_, i) => `lat_${i}` as const);
+const HOUR_COLUMNS = Array.from({ length: 24 }, (_, i) => `h_${i}` as const);
 
 /**
  * Writes a batch of captured entries and what they add to the rollups, in one transaction:
@@ -82,6 +83,26 @@ async function addToRollups(trx: Transaction<Database>, entries: readonly AuditE
   const ips = (rows: IpRow[], column: 'hour' | 'day') => rows.map(({ at, ...row }) => ({ ...row, [column]: at }));
   await trx.insertInto('audit_ips_hourly').ignore().values(ips(rollup.ipsHourly, 'hour') as never).execute();
   await trx.insertInto('audit_ips_daily').ignore().values(ips(rollup.ipsDaily, 'day') as never).execute();
+
+  const totals = (rows: TotalsRow[], column: 'hour' | 'day') =>
+    rows.map(({ at, latency, ...row }) => ({ ...row, [column]: at, ...Object.fromEntries(LATENCY_COLUMNS.map((c, i) => [c, latency[i]!])) }));
+  const totalsUpdate = Object.fromEntries(
+    ['requests', 'errors', 'cache_hits', 'request_bytes', 'response_bytes', 'latency_ms_sum', 'error_latency_ms_sum', ...LATENCY_COLUMNS].map((c) => [c, added(c)]),
+  );
+  await trx.insertInto('audit_totals_hourly').values(totals(rollup.totalsHourly, 'hour') as never).onDuplicateKeyUpdate(totalsUpdate).execute();
+  await trx.insertInto('audit_totals_daily').values(totals(rollup.totalsDaily, 'day') as never).onDuplicateKeyUpdate(totalsUpdate).execute();
+  if (rollup.errorsDaily.length > 0) {
+    await trx.insertInto('audit_errors_daily').values(rollup.errorsDaily)
+      .onDuplicateKeyUpdate({ errors: added('errors'), latency_ms_sum: added('latency_ms_sum') }).execute();
+    await trx.insertInto('audit_error_hours_daily')
+      .values(rollup.errorHours.map(({ hours, ...row }) => ({ ...row, ...Object.fromEntries(HOUR_COLUMNS.map((c, i) => [c, hours[i]!])) })))
+      .onDuplicateKeyUpdate(Object.fromEntries(HOUR_COLUMNS.map((c) => [c, added(c)])))
+      .execute();
+  }
+  await trx.insertInto('audit_ips_deployment_daily').values(rollup.ipsDeployment).onDuplicateKeyUpdate({
+    first_seen: sql<Date>`LEAST(first_seen, VALUES(first_seen))`,
+    last_seen: sql<Date>`GREATEST(last_seen, VALUES(last_seen))`,
+  }).execute();
 }
 
 export interface StoredEntry extends AuditEntry {
