@@ -3,7 +3,7 @@ import type { Clock } from '../clock.js';
 import type { Principal } from '../auth/principal.js';
 import type { Database } from '../storage/schema.js';
 import { floorHour, type TimeRange } from './audit-range.js';
-import { errorCells, requestTotals, type ErrorCell } from './error-rollups.repository.js';
+import { errorFacts, requestTotals, type ErrorCell } from './error-rollups.repository.js';
 import { monitorScope, type ScopeQuery } from './monitor-scope.js';
 import { recommend, type Recommendation } from './error-rules.js';
 
@@ -32,15 +32,15 @@ export class ErrorAnalyticsService {
     const span = HOURS[query.period] * HOUR_MS;
     const range: TimeRange = { start: new Date(end.getTime() - span), end };
     const before: TimeRange = { start: new Date(range.start.getTime() - span), end: range.start };
-    const [cells, current, previous] = await Promise.all([
-      errorCells(this.db, scope, range), requestTotals(this.db, scope, range), requestTotals(this.db, scope, before),
+    const [facts, current, previous] = await Promise.all([
+      errorFacts(this.db, scope, range), requestTotals(this.db, scope, range), requestTotals(this.db, scope, before),
     ]);
 
     const byCode = new Map<string, ErrorCell[]>();
-    for (const cell of cells) byCode.set(cell.code, [...(byCode.get(cell.code) ?? []), cell]);
-    const totalErrors = cells.reduce((sum, c) => sum + c.errors, 0);
+    for (const cell of facts.cells) byCode.set(cell.code, [...(byCode.get(cell.code) ?? []), cell]);
+    const totalErrors = facts.cells.reduce((sum, c) => sum + c.errors, 0);
     const breakdown = [...byCode.entries()]
-      .map(([code, rows]) => describeCode(code, rows, totalErrors, current.requests))
+      .map(([code, rows]) => describeCode(code, rows, facts.hoursOfDay.get(code) ?? [], totalErrors, current.requests))
       .sort((a, b) => b.entry.count - a.entry.count || (a.entry.error_code < b.entry.error_code ? -1 : 1));
     const recommendations = breakdown
       .map((b) => recommend(b.findings))
@@ -63,7 +63,7 @@ export class ErrorAnalyticsService {
 
 const RANK = { high: 0, medium: 1, low: 2 } as const;
 
-function describeCode(code: string, rows: ErrorCell[], totalErrors: number, requests: number) {
+function describeCode(code: string, rows: ErrorCell[], hoursOfDay: readonly number[], totalErrors: number, requests: number) {
   const count = rows.reduce((sum, r) => sum + r.errors, 0);
   const tally = (key: (r: ErrorCell) => string | number) => {
     const sums = new Map<string | number, number>();
@@ -73,7 +73,8 @@ function describeCode(code: string, rows: ErrorCell[], totalErrors: number, requ
   const endpoints = tally((r) => r.endpoint).map(([e]) => String(e));
   const parameters = tally((r) => r.parameter).filter(([p]) => p !== '');
   const agents = tally((r) => r.agent).filter(([a]) => a !== '');
-  const hours = tally((r) => r.hourOfDay).slice(0, PEAK_HOURS);
+  // The busiest hours of the day, earliest first among equals.
+  const hours = hoursOfDay.map((n, hour) => [hour, n] as const).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]).slice(0, PEAK_HOURS);
   const topParameter = parameters[0] ? { name: String(parameters[0][0]), share: parameters[0][1] / count } : undefined;
   const topAgent = agents[0] ? { name: String(agents[0][0]), share: agents[0][1] / count } : undefined;
 
