@@ -26,6 +26,7 @@ import os from 'node:os';
 import { Readable } from 'node:stream';
 import { createConnection, type Connection } from 'mysql2/promise';
 import { Pool } from 'undici';
+import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log/logger.js';
@@ -94,6 +95,29 @@ const ROLLUP_TABLES: Loaded[] = [
     columns: ['account_id', 'mode', 'day', 'endpoint', 'failed', 'ip'],
     rows: (r) => r.ipsDaily.map((i) => [i.account_id, i.mode, date(i.at), i.endpoint, i.failed, i.ip]),
   },
+  ...(['audit_totals_hourly', 'audit_totals_daily'] as const).map((table): Loaded => ({
+    table,
+    columns: ['account_id', 'mode', table === 'audit_totals_hourly' ? 'hour' : 'day', 'key_id', 'endpoint', 'requests', 'errors', 'cache_hits',
+      'request_bytes', 'response_bytes', 'latency_ms_sum', 'error_latency_ms_sum', ...LATENCY_COLUMNS],
+    rows: (r) => (table === 'audit_totals_hourly' ? r.totalsHourly : r.totalsDaily).map((t) => [t.account_id, t.mode,
+      table === 'audit_totals_hourly' ? datetime(t.at) : date(t.at), t.key_id, t.endpoint, t.requests, t.errors, t.cache_hits, t.request_bytes,
+      t.response_bytes, t.latency_ms_sum, t.error_latency_ms_sum, ...t.latency]),
+  })),
+  {
+    table: 'audit_errors_daily',
+    columns: ['account_id', 'mode', 'day', 'endpoint', 'error_code', 'parameter', 'agent', 'errors', 'latency_ms_sum'],
+    rows: (r) => r.errorsDaily.map((e) => [e.account_id, e.mode, date(e.day), e.endpoint, e.error_code, e.parameter, e.agent, e.errors, e.latency_ms_sum]),
+  },
+  {
+    table: 'audit_error_hours_daily',
+    columns: ['account_id', 'mode', 'day', 'error_code', ...Array.from({ length: 24 }, (_, i) => `h_${i}`)],
+    rows: (r) => r.errorHours.map((e) => [e.account_id, e.mode, date(e.day), e.error_code, ...e.hours]),
+  },
+  {
+    table: 'audit_ips_deployment_daily',
+    columns: ['mode', 'day', 'endpoint', 'failed', 'ip', 'first_seen', 'last_seen'],
+    rows: (r) => r.ipsDeployment.map((i) => [i.mode, date(i.day), i.endpoint, i.failed, i.ip, datetime(i.first_seen), datetime(i.last_seen)]),
+  },
 ];
 
 const RAW_COLUMNS = ['entry_id', 'request_id', 'occurred_at', 'principal_id', 'account_id', 'mode', 'method', 'endpoint', 'status',
@@ -133,27 +157,22 @@ const plans = unlimitedPlan();
 /**
  * The service's time runs from the end of the generated entries (set once they are known), so a
  * run days after the generation sees what a live deployment sees: the current hour partly
- * filled, the last month of errors full. The retention job reads the real time: its cut-off is
- * pushed back by the data's age, so it never deletes the kept rows.
+ * filled, the last month of errors full. Raw rows are kept a day less than the data spans, so an
+ * unfiltered read starts inside the data, with partial days at both ends, as on a deployment
+ * whose log fills its retention. The retention job (src/monitor/retention.ts) would delete the
+ * first days by the real time: its hourly leases in Redis are taken for the next hours first, so
+ * it never runs against the kept rows.
  */
 const clock = { shiftMs: 0, now: () => new Date(Date.now() - clock.shiftMs) };
-const retentionDays = 90;
-const previous = await (async () => {
-  const probe = openStorage(url.replace(/\/[^/]*$/, '/'), 1);
-  try {
-    const { rows } = await sql<{ meta: string }>`SELECT meta FROM ${sql.table(`${DATABASE}.bench_audit_meta`)} WHERE id = 1`.execute(probe.db);
-    return rows[0] ? (JSON.parse(rows[0].meta) as { end: number }) : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    await probe.close();
-  }
-})();
-const ageDays = previous ? Math.ceil((Date.now() - previous.end) / DAY_MS) : 0;
 const config = loadConfig(testEnv({
-  ...plans.env, DATABASE_URL: url, AUDIT_CAPTURE: 'off', KEY_CACHE_TTL_S: '3600', AUDIT_RETENTION_DAYS: String(retentionDays + ageDays),
+  ...plans.env, DATABASE_URL: url, AUDIT_CAPTURE: 'off', KEY_CACHE_TTL_S: '3600', AUDIT_RETENTION_DAYS: String(DAYS - 1),
 }));
+const redis = new Redis(config.redisUrl);
+const slot = Math.floor(Date.now() / HOUR_MS);
+for (let i = 0; i < 8; i++) await redis.set(`${config.queuePrefix}:audit:retention:${slot + i}`, 'bench', 'PX', 9 * HOUR_MS);
+const starting = performance.now();
 const service = await startService(config, 'api', createLogger('silent', 'api'), { clock });
+console.log(`service started in ${((performance.now() - starting) / 1000).toFixed(1)} s (migrations included)`);
 const pool = new Pool(service.url, { connections: CONCURRENCY + 1 });
 const storage = openStorage(url, 2);
 
@@ -215,7 +234,7 @@ function duration(seconds: number): string {
  * the rollups of each day, on two connections so MariaDB works on both while the next day is made.
  */
 async function generate(meta: Meta, rollupsOnly: boolean): Promise<void> {
-  const tables = ['audit_hourly', 'audit_errors_hourly', 'audit_ips_hourly', 'audit_ips_daily', ...(rollupsOnly ? [] : ['request_log'])];
+  const tables = [...ROLLUP_TABLES.map((t) => t.table), ...(rollupsOnly ? [] : ['request_log'])];
   for (const table of tables) await sql`TRUNCATE TABLE ${sql.table(table)}`.execute(storage.db);
   const options = { ...connectionOptions(url), timezone: 'Z' as const };
   const raw = await createConnection(options);
@@ -277,11 +296,14 @@ const data = meta!;
 clock.shiftMs = Math.max(0, Date.now() - data.end);
 
 // Consistency: the rollups count every raw row once.
-const check = await sql<{ raw: string; hourly: string; errors: string; failed: string }>`SELECT
+const check = await sql<{ raw: string; hourly: string; errors: string; failed: string; deployment: string }>`SELECT
   (SELECT COUNT(*) FROM request_log) AS raw, (SELECT SUM(requests) FROM audit_hourly) AS hourly,
-  (SELECT SUM(errors) FROM audit_errors_hourly) AS errors, (SELECT SUM(errors) FROM audit_hourly) AS failed`.execute(storage.db);
+  (SELECT SUM(errors) FROM audit_errors_hourly) AS errors, (SELECT SUM(errors) FROM audit_hourly) AS failed,
+  (SELECT SUM(requests) FROM audit_totals_daily WHERE account_id = '*' AND key_id = '*' AND endpoint = '*') AS deployment`.execute(storage.db);
 const counts = check.rows[0]!;
-if (Number(counts.raw) !== Number(counts.hourly) || Number(counts.errors) !== Number(counts.failed)) throw new Error(`rollups disagree with the raw rows: ${JSON.stringify(counts)}`);
+if (Number(counts.raw) !== Number(counts.hourly) || Number(counts.errors) !== Number(counts.failed) || Number(counts.raw) !== Number(counts.deployment)) {
+  throw new Error(`rollups disagree with the raw rows: ${JSON.stringify(counts)}`);
+}
 const sizes = await sql<{ name: string; approx: string; mb: string }>`SELECT table_name AS name, table_rows AS approx,
   ROUND((data_length + index_length) / 1048576) AS mb FROM information_schema.tables
   WHERE table_schema = ${DATABASE} AND (table_name LIKE 'audit%' OR table_name = 'request_log') ORDER BY table_name`.execute(storage.db);
@@ -384,5 +406,7 @@ console.log(`\n${results.length - missed.length} of ${results.length} cases at p
 await api('POST', `/v1/auth/keys/${reader.id as string}/revoke`, {});
 await pool.close();
 await storage.close();
+for (let i = 0; i < 8; i++) await redis.del(`${config.queuePrefix}:audit:retention:${slot + i}`);
+redis.disconnect();
 await service.close();
 plans.remove();
