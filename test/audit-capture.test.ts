@@ -60,6 +60,9 @@ describe('audit capture: nothing lost, nothing twice', function () {
     expect([Number(hourly.r), Number(hourly.e)]).to.deep.equal([4, 1]);
     const errors = await storage.db.selectFrom('audit_errors_hourly').selectAll().where('account_id', '=', 'acct_1').execute();
     expect(errors.map((e) => [e.error_code, e.parameter, e.agent, Number(e.errors)])).to.deep.equal([['INVALID_PARAMETER', 'limit', 'client/1', 1]]);
+    // The whole deployment's row beside the account's.
+    const deployment = await storage.db.selectFrom('audit_errors_hourly').select('errors').where('account_id', '=', '*').execute();
+    expect(deployment.map((e) => Number(e.errors))).to.deep.equal([1]);
     const ips = await storage.db.selectFrom('audit_ips_daily').select('ip').distinct().where('account_id', '=', 'acct_1').execute();
     expect(ips.map((r) => r.ip).sort()).to.deep.equal(['192.0.2.1', '192.0.2.2']);
     // The totals of the account and of the whole deployment (*), per endpoint, per key and in all.
@@ -71,8 +74,12 @@ describe('audit capture: nothing lost, nothing twice', function () {
         ['acct_1', '*', '*', 4, 1], ['acct_1', '*', '/v1/auth/whoami', 4, 1], ['acct_1', 'key_1', '*', 4, 1],
       ]);
     }
-    const daily = await storage.db.selectFrom('audit_errors_daily').select(['account_id', 'error_code', 'parameter', 'errors']).orderBy('account_id').execute();
-    expect(daily.map((e) => [e.account_id, e.error_code, e.parameter, Number(e.errors)])).to.deep.equal([['*', 'INVALID_PARAMETER', 'limit', 1], ['acct_1', 'INVALID_PARAMETER', 'limit', 1]]);
+    const facets = await storage.db.selectFrom('audit_error_facets_daily').select(['account_id', 'error_code', 'facet', 'value', 'errors'])
+      .orderBy('account_id').orderBy('facet').execute();
+    expect(facets.map((e) => [e.account_id, e.error_code, e.facet, e.value, Number(e.errors)])).to.deep.equal([
+      ['*', 'INVALID_PARAMETER', 'agent', 'client/1', 1], ['*', 'INVALID_PARAMETER', 'endpoint', '/v1/auth/whoami', 1], ['*', 'INVALID_PARAMETER', 'parameter', 'limit', 1],
+      ['acct_1', 'INVALID_PARAMETER', 'agent', 'client/1', 1], ['acct_1', 'INVALID_PARAMETER', 'endpoint', '/v1/auth/whoami', 1], ['acct_1', 'INVALID_PARAMETER', 'parameter', 'limit', 1],
+    ]);
     const seen = await storage.db.selectFrom('audit_ips_deployment_daily').selectAll().orderBy('ip').orderBy('failed').execute();
     expect(seen.map((r) => [r.ip, Number(r.failed)])).to.deep.equal([['192.0.2.1', 0], ['192.0.2.1', 1], ['192.0.2.2', 0]]);
     const first = entries.filter((e) => e.ipAddress === '192.0.2.1' && e.status < 400).map((e) => e.occurredAt.getTime());

@@ -104,9 +104,9 @@ const ROLLUP_TABLES: Loaded[] = [
       t.response_bytes, t.latency_ms_sum, t.error_latency_ms_sum, ...t.latency]),
   })),
   {
-    table: 'audit_errors_daily',
-    columns: ['account_id', 'mode', 'day', 'endpoint', 'error_code', 'parameter', 'agent', 'errors', 'latency_ms_sum'],
-    rows: (r) => r.errorsDaily.map((e) => [e.account_id, e.mode, date(e.day), e.endpoint, e.error_code, e.parameter, e.agent, e.errors, e.latency_ms_sum]),
+    table: 'audit_error_facets_daily',
+    columns: ['account_id', 'mode', 'day', 'error_code', 'facet', 'value', 'errors', 'latency_ms_sum'],
+    rows: (r) => r.errorFacets.map((f) => [f.account_id, f.mode, date(f.day), f.error_code, f.facet, f.value, f.errors, f.latency_ms_sum]),
   },
   {
     table: 'audit_error_hours_daily',
@@ -270,7 +270,9 @@ async function generate(meta: Meta, rollupsOnly: boolean): Promise<void> {
   meta.seconds = (performance.now() - started) / 1000;
 }
 
-const signature = ROLLUP_TABLES.map((t) => t.table).join(',');
+/** Changes with the rollups' tables or what rollUp() writes into them: the rollups are then made again. */
+const ROLLUPS = 3;
+const signature = `${ROLLUPS}:${ROLLUP_TABLES.map((t) => t.table).join(',')}`;
 let meta = await readMeta();
 const [{ n: stored }] = (await sql<{ n: string }>`SELECT COUNT(*) AS n FROM request_log`.execute(storage.db)).rows as [{ n: string }];
 const usable = meta !== undefined && meta.complete && meta.generator === GENERATOR && meta.rows === ROWS && Number(stored) === ROWS
@@ -298,7 +300,7 @@ clock.shiftMs = Math.max(0, Date.now() - data.end);
 // Consistency: the rollups count every raw row once.
 const check = await sql<{ raw: string; hourly: string; errors: string; failed: string; deployment: string }>`SELECT
   (SELECT COUNT(*) FROM request_log) AS raw, (SELECT SUM(requests) FROM audit_hourly) AS hourly,
-  (SELECT SUM(errors) FROM audit_errors_hourly) AS errors, (SELECT SUM(errors) FROM audit_hourly) AS failed,
+  (SELECT SUM(errors) FROM audit_errors_hourly WHERE account_id <> '*') AS errors, (SELECT SUM(errors) FROM audit_hourly) AS failed,
   (SELECT SUM(requests) FROM audit_totals_daily WHERE account_id = '*' AND key_id = '*' AND endpoint = '*') AS deployment`.execute(storage.db);
 const counts = check.rows[0]!;
 if (Number(counts.raw) !== Number(counts.hourly) || Number(counts.errors) !== Number(counts.failed) || Number(counts.raw) !== Number(counts.deployment)) {

@@ -44,8 +44,8 @@ export interface IpRow {
 }
 
 /**
- * `*` in an account, key or endpoint column of the totals, the daily errors and the error hours:
- * every value. Account `*` is the whole deployment, unattributed requests included; key `*`
+ * `*` in an account, key or endpoint column of the totals, the hourly errors, the error facets
+ * and the error hours: every value. Account `*` is the whole deployment, unattributed requests included; key `*`
  * marks the rows of an endpoint, endpoint `*` those of a key, and both the totals. No account,
  * key or endpoint is ever called `*` (ids are generated; endpoints start with a slash).
  */
@@ -72,14 +72,21 @@ export interface TotalsRow {
   latency: number[];
 }
 
-export interface ErrorDayRow {
+/** What the analysis of an error code needs of it: its errors by endpoint, by parameter and by client product. */
+export type ErrorFacet = 'endpoint' | 'parameter' | 'agent';
+
+/**
+ * Errors of a code in a day with one value of one facet (an endpoint, a parameter, a client
+ * product): the code's errors per endpoint, per parameter and per product, not per combination
+ * of the three. Errors naming no parameter or product have no row of that facet.
+ */
+export interface ErrorFacetRow {
   account_id: string;
   mode: string;
   day: Date;
-  endpoint: string;
   error_code: string;
-  parameter: string;
-  agent: string;
+  facet: ErrorFacet;
+  value: string;
   errors: number;
   latency_ms_sum: number;
 }
@@ -111,7 +118,7 @@ export interface Rollup {
   ipsDaily: IpRow[];
   totalsHourly: TotalsRow[];
   totalsDaily: TotalsRow[];
-  errorsDaily: ErrorDayRow[];
+  errorFacets: ErrorFacetRow[];
   errorHours: ErrorHoursRow[];
   ipsDeployment: DeploymentIpRow[];
 }
@@ -168,7 +175,7 @@ export function rollUp(entries: readonly AuditEntry[]): Rollup {
   const ipsDaily = new Map<string, IpRow>();
   const totalsHourly = new Map<string, TotalsRow>();
   const totalsDaily = new Map<string, TotalsRow>();
-  const errorsDaily = new Map<string, ErrorDayRow>();
+  const errorFacets = new Map<string, ErrorFacetRow>();
   const errorHours = new Map<string, ErrorHoursRow>();
   const ipsDeployment = new Map<string, DeploymentIpRow>();
   for (const e of entries) {
@@ -208,17 +215,20 @@ export function rollUp(entries: readonly AuditEntry[]): Rollup {
       const code = (e.errorCode ?? `HTTP_${e.status}`).slice(0, 40);
       const parameter = (e.errorParameter ?? '').slice(0, 64);
       const agent = agentToken(e.userAgent);
-      const ek = `${account}\0${mode}\0${hour.getTime()}\0${endpoint}\0${code}\0${parameter}\0${agent}`;
-      const er = errors.get(ek) ?? { account_id: account, mode, hour, endpoint, error_code: code, parameter, agent, errors: 0, latency_ms_sum: 0 };
-      er.errors++;
-      er.latency_ms_sum += e.responseTimeMs;
-      errors.set(ek, er);
       for (const scope of [account, ALL]) {
-        const dk = `${scope}\0${mode}\0${day.getTime()}\0${endpoint}\0${code}\0${parameter}\0${agent}`;
-        const dr = errorsDaily.get(dk) ?? { account_id: scope, mode, day, endpoint, error_code: code, parameter, agent, errors: 0, latency_ms_sum: 0 };
-        dr.errors++;
-        dr.latency_ms_sum += e.responseTimeMs;
-        errorsDaily.set(dk, dr);
+        const ek = `${scope}\0${mode}\0${hour.getTime()}\0${endpoint}\0${code}\0${parameter}\0${agent}`;
+        const er = errors.get(ek) ?? { account_id: scope, mode, hour, endpoint, error_code: code, parameter, agent, errors: 0, latency_ms_sum: 0 };
+        er.errors++;
+        er.latency_ms_sum += e.responseTimeMs;
+        errors.set(ek, er);
+        for (const [facet, value] of [['endpoint', endpoint], ['parameter', parameter], ['agent', agent]] as const) {
+          if (value === '') continue;
+          const fk = `${scope}\0${mode}\0${day.getTime()}\0${code}\0${facet}\0${value}`;
+          const fr = errorFacets.get(fk) ?? { account_id: scope, mode, day, error_code: code, facet, value, errors: 0, latency_ms_sum: 0 };
+          fr.errors++;
+          fr.latency_ms_sum += e.responseTimeMs;
+          errorFacets.set(fk, fr);
+        }
         const codeKey = `${scope}\0${mode}\0${day.getTime()}\0${code}`;
         const hr = errorHours.get(codeKey) ?? { account_id: scope, mode, day, error_code: code, hours: new Array<number>(24).fill(0) };
         hr.hours[e.occurredAt.getUTCHours()]!++;
@@ -241,7 +251,7 @@ export function rollUp(entries: readonly AuditEntry[]): Rollup {
   const sorted = <T>(map: Map<string, T>) => [...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
   return {
     hourly: sorted(hourly), errors: sorted(errors), ipsHourly: sorted(ipsHourly), ipsDaily: sorted(ipsDaily),
-    totalsHourly: sorted(totalsHourly), totalsDaily: sorted(totalsDaily), errorsDaily: sorted(errorsDaily), errorHours: sorted(errorHours),
+    totalsHourly: sorted(totalsHourly), totalsDaily: sorted(totalsDaily), errorFacets: sorted(errorFacets), errorHours: sorted(errorHours),
     ipsDeployment: sorted(ipsDeployment),
   };
 }

@@ -3,87 +3,81 @@ import type { Database } from '../storage/schema.js';
 import type { AuditScope, TimeRange } from './audit-range.js';
 import { dayTiers } from './audit-range.js';
 import { ALL } from './audit-rollup.js';
-import { modesOf, rollupScope, withinRanges } from './rollup-scope.repository.js';
+import { rollupScope, withinRanges } from './rollup-scope.repository.js';
 
-/** Errors of one code, endpoint, parameter and client product over the range. */
-export interface ErrorCell {
-  code: string;
-  endpoint: string;
-  parameter: string;
-  agent: string;
+/** One error code over a range: its errors and latency, by endpoint, parameter and client product, and by hour of the day. */
+export interface CodeFacts {
   errors: number;
   latencyMsSum: number;
-}
-
-export interface ErrorFacts {
-  /** Ordered by code, endpoint, parameter and agent. */
-  cells: ErrorCell[];
-  /** Per code, its errors in each hour of the day (UTC, 0..23). */
-  hoursOfDay: Map<string, number[]>;
+  endpoints: Map<string, number>;
+  /** Errors naming no parameter, or sent without a user agent, are not in these. */
+  parameters: Map<string, number>;
+  agents: Map<string, number>;
+  /** Errors in each hour of the day (UTC, 0..23). */
+  hoursOfDay: number[];
 }
 
 const HOUR_COLUMNS = Array.from({ length: 24 }, (_, i) => `h_${i}` as const);
 
-interface CellRow {
-  error_code: string;
-  endpoint: string;
-  parameter: string;
-  agent: string;
-  errors: string;
-  latency: string;
-}
-
 /**
- * The errors of the scope over whole hours: whole days from the daily errors and error hours,
- * the hours around them from the hourly errors (for the whole deployment, the hourly rows of
- * every account: at most two days' worth).
+ * The errors of the scope over whole hours, per code: whole days from the daily error facets and
+ * error hours, the hours around them from the hourly errors (the deployment's own rows for the
+ * whole deployment, account `*`).
  */
-export async function errorFacts(db: Kysely<Database>, scope: AuditScope, hours: TimeRange): Promise<ErrorFacts> {
+export async function errorFacts(db: Kysely<Database>, scope: AuditScope, hours: TimeRange): Promise<Map<string, CodeFacts>> {
   const tiers = dayTiers(hours);
-  const hourlyScope = sql.join([
-    ...(scope.accountId !== null ? [sql`account_id = ${scope.accountId}`] : []),
-    sql`mode IN (${sql.join(modesOf(scope).map((m) => sql`${m}`))})`,
-  ], sql` AND `);
-  const [edges, days, dayHours] = await Promise.all([
-    tiers.hours.length === 0 ? [] : sql<CellRow & { hour_of_day: number }>`
+  const [edges, facets, dayHours] = await Promise.all([
+    tiers.hours.length === 0 ? [] : sql<{ error_code: string; endpoint: string; parameter: string; agent: string; hour_of_day: number; errors: string; latency: string }>`
       SELECT error_code, endpoint, parameter, agent, HOUR(hour) AS hour_of_day, SUM(errors) AS errors, SUM(latency_ms_sum) AS latency
-      FROM audit_errors_hourly WHERE ${hourlyScope} AND ${withinRanges('hour', tiers.hours)}
+      FROM audit_errors_hourly WHERE ${rollupScope('audit_errors_hourly', scope)} AND ${withinRanges('hour', tiers.hours)}
       GROUP BY error_code, endpoint, parameter, agent, hour_of_day`.execute(db).then((r) => r.rows),
-    tiers.days.length === 0 ? [] : sql<CellRow>`
-      SELECT error_code, endpoint, parameter, agent, SUM(errors) AS errors, SUM(latency_ms_sum) AS latency
-      FROM audit_errors_daily WHERE ${rollupScope('audit_errors_daily', scope)} AND ${withinRanges('day', tiers.days)}
-      GROUP BY error_code, endpoint, parameter, agent`.execute(db).then((r) => r.rows),
+    tiers.days.length === 0 ? [] : sql<{ error_code: string; facet: 'endpoint' | 'parameter' | 'agent'; value: string; errors: string; latency: string }>`
+      SELECT error_code, facet, value, SUM(errors) AS errors, SUM(latency_ms_sum) AS latency
+      FROM audit_error_facets_daily WHERE ${rollupScope('audit_error_facets_daily', scope)} AND ${withinRanges('day', tiers.days)}
+      GROUP BY error_code, facet, value`.execute(db).then((r) => r.rows),
     tiers.days.length === 0 ? [] : sql<{ error_code: string } & Record<string, string>>`
       SELECT error_code, ${sql.join(HOUR_COLUMNS.map((c) => sql`SUM(${sql.ref(c)}) AS ${sql.ref(c)}`))}
       FROM audit_error_hours_daily WHERE ${rollupScope('audit_error_hours_daily', scope)} AND ${withinRanges('day', tiers.days)}
       GROUP BY error_code`.execute(db).then((r) => r.rows),
   ]);
 
-  const cells = new Map<string, ErrorCell>();
-  const hoursOfDay = new Map<string, number[]>();
-  const hoursOf = (code: string) => {
-    let counts = hoursOfDay.get(code);
-    if (!counts) hoursOfDay.set(code, (counts = new Array<number>(24).fill(0)));
-    return counts;
+  const codes = new Map<string, CodeFacts>();
+  const of = (code: string) => {
+    let facts = codes.get(code);
+    if (!facts) {
+      facts = { errors: 0, latencyMsSum: 0, endpoints: new Map(), parameters: new Map(), agents: new Map(), hoursOfDay: new Array<number>(24).fill(0) };
+      codes.set(code, facts);
+    }
+    return facts;
   };
-  for (const row of [...edges, ...days]) {
-    const key = `${row.error_code}\0${row.endpoint}\0${row.parameter}\0${row.agent}`;
-    const cell = cells.get(key) ?? { code: row.error_code, endpoint: row.endpoint, parameter: row.parameter, agent: row.agent, errors: 0, latencyMsSum: 0 };
-    cell.errors += Number(row.errors);
-    cell.latencyMsSum += Number(row.latency);
-    cells.set(key, cell);
+  const add = (map: Map<string, number>, key: string, n: number) => {
+    if (key !== '') map.set(key, (map.get(key) ?? 0) + n);
+  };
+  for (const row of edges) {
+    const facts = of(row.error_code);
+    const n = Number(row.errors);
+    facts.errors += n;
+    facts.latencyMsSum += Number(row.latency);
+    add(facts.endpoints, row.endpoint, n);
+    add(facts.parameters, row.parameter, n);
+    add(facts.agents, row.agent, n);
+    facts.hoursOfDay[Number(row.hour_of_day)]! += n;
   }
-  for (const row of edges) hoursOf(row.error_code)[Number(row.hour_of_day)]! += Number(row.errors);
+  for (const row of facets) {
+    const facts = of(row.error_code);
+    const n = Number(row.errors);
+    // Every error has an endpoint: the endpoint rows hold the code's errors and latency.
+    if (row.facet === 'endpoint') {
+      facts.errors += n;
+      facts.latencyMsSum += Number(row.latency);
+    }
+    add(row.facet === 'endpoint' ? facts.endpoints : row.facet === 'parameter' ? facts.parameters : facts.agents, row.value, n);
+  }
   for (const row of dayHours) {
-    const counts = hoursOf(row.error_code);
+    const counts = of(row.error_code).hoursOfDay;
     HOUR_COLUMNS.forEach((c, i) => (counts[i]! += Number(row[c] ?? 0)));
   }
-  const order = (a: ErrorCell, b: ErrorCell) => compare(a.code, b.code) || compare(a.endpoint, b.endpoint) || compare(a.parameter, b.parameter) || compare(a.agent, b.agent);
-  return { cells: [...cells.values()].sort(order), hoursOfDay };
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  return codes;
 }
 
 /** Requests and failed requests of the scope over whole hours, from the hourly totals rows. */

@@ -76,9 +76,9 @@ async function addToRollups(trx: Transaction<Database>, entries: readonly AuditE
     await write(multiRowInsert(table, ['account_id', 'mode', column, 'key_id', 'endpoint', ...TOTALS_MEASURES], totals(rows),
       { onDuplicate: addValues(TOTALS_MEASURES) }), rows.length);
   }
-  await write(multiRowInsert('audit_errors_daily', ['account_id', 'mode', 'day', 'endpoint', 'error_code', 'parameter', 'agent', 'errors', 'latency_ms_sum'],
-    rollup.errorsDaily.map((e) => [e.account_id, e.mode, e.day, e.endpoint, e.error_code, e.parameter, e.agent, e.errors, e.latency_ms_sum]),
-    { onDuplicate: addValues(['errors', 'latency_ms_sum']) }), rollup.errorsDaily.length);
+  await write(multiRowInsert('audit_error_facets_daily', ['account_id', 'mode', 'day', 'error_code', 'facet', 'value', 'errors', 'latency_ms_sum'],
+    rollup.errorFacets.map((f) => [f.account_id, f.mode, f.day, f.error_code, f.facet, f.value, f.errors, f.latency_ms_sum]),
+    { onDuplicate: addValues(['errors', 'latency_ms_sum']) }), rollup.errorFacets.length);
   await write(multiRowInsert('audit_error_hours_daily', ['account_id', 'mode', 'day', 'error_code', ...HOUR_COLUMNS],
     rollup.errorHours.map((e) => [e.account_id, e.mode, e.day, e.error_code, ...e.hours]),
     { onDuplicate: addValues(HOUR_COLUMNS) }), rollup.errorHours.length);

@@ -21,7 +21,7 @@ export async function deleteOlderThan(db: Kysely<Database>, cutoffs: { raw: Date
     ['audit_ips_deployment_daily', 'day', startOfDay(cutoffs.raw)],
     ['audit_totals_hourly', 'hour', cutoffs.rollups],
     ['audit_totals_daily', 'day', startOfDay(cutoffs.rollups)],
-    ['audit_errors_daily', 'day', startOfDay(cutoffs.rollups)],
+    ['audit_error_facets_daily', 'day', startOfDay(cutoffs.rollups)],
     ['audit_error_hours_daily', 'day', startOfDay(cutoffs.rollups)],
   ] as const;
   const deleted: Record<string, number> = {};

@@ -10,7 +10,7 @@ export interface Database {
   audit_ips_daily: AuditIpsDailyTable;
   audit_totals_hourly: AuditTotalsHourlyTable;
   audit_totals_daily: AuditTotalsDailyTable;
-  audit_errors_daily: AuditErrorsDailyTable;
+  audit_error_facets_daily: AuditErrorFacetsDailyTable;
   audit_error_hours_daily: AuditErrorHoursDailyTable;
   audit_ips_deployment_daily: AuditIpsDeploymentDailyTable;
   service_settings: ServiceSettingsTable;
@@ -96,6 +96,7 @@ export interface AuditHourlyTable extends Record<`lat_${number}`, number> {
   latency_ms_sum: number;
 }
 
+/** Errors per hour, per account and mode and for the whole deployment (account `*`, since 20261125T1000). */
 export interface AuditErrorsHourlyTable {
   account_id: string;
   mode: string;
@@ -154,15 +155,17 @@ export interface AuditTotalsDailyTable extends AuditTotalsRow {
   day: Date;
 }
 
-/** audit_errors_hourly per day, for accounts and for the whole deployment (account `*`). */
-export interface AuditErrorsDailyTable {
+/**
+ * Errors of a code per day by one facet: `facet` is endpoint, parameter or agent (client
+ * product) and `value` its value; for accounts and the whole deployment (account `*`).
+ */
+export interface AuditErrorFacetsDailyTable {
   account_id: string;
   mode: string;
   day: Date;
-  endpoint: string;
   error_code: string;
-  parameter: string;
-  agent: string;
+  facet: 'endpoint' | 'parameter' | 'agent';
+  value: string;
   errors: number;
   latency_ms_sum: number;
 }

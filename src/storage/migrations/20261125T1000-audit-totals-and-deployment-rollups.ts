@@ -8,8 +8,11 @@ import { sql, type Kysely } from 'kysely';
 //    deployment (account '*'), rows per endpoint (key '*'), per key (endpoint '*') and the total
 //    ('*', '*'), with the failed requests' latency beside the latency (the status filter), so a
 //    month is ~700 rows of totals, a few hundred per endpoint or key;
-//  - audit_errors_daily and audit_error_hours_daily: errors per day, for the deployment too, and
-//    per code the errors in each hour of the day (peak times) without one row per hour;
+//  - audit_error_facets_daily and audit_error_hours_daily: per day, for the deployment too, each
+//    code's errors by endpoint, by parameter and by client product (what the analysis reads: not
+//    every combination of the three), and in each hour of the day (peak times); and the
+//    deployment's hourly errors in audit_errors_hourly itself, as account '*' (its schema is
+//    unchanged; nothing sums it over accounts any more);
 //  - audit_ips_deployment_daily: the deployment's client addresses per day with the first and
 //    last time each was seen that day (exact partial days, no hourly sets), indexed so a distinct
 //    count walks one entry per address (MariaDB's loose index scan), not one per row.
@@ -42,18 +45,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     ) ENGINE=InnoDB DEFAULT CHARSET=ascii`).execute(db);
   }
 
-  await sql`CREATE TABLE audit_errors_daily (
+  await sql`CREATE TABLE audit_error_facets_daily (
     account_id VARCHAR(32) NOT NULL COMMENT 'the account, or * for the whole deployment',
     mode VARCHAR(8) NOT NULL,
     day DATE NOT NULL,
-    endpoint VARCHAR(128) NOT NULL,
     error_code VARCHAR(40) NOT NULL,
-    parameter VARCHAR(64) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL,
-    agent VARCHAR(64) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL,
+    facet VARCHAR(9) NOT NULL COMMENT 'endpoint, parameter or agent',
+    value VARCHAR(128) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL,
     errors BIGINT UNSIGNED NOT NULL,
     latency_ms_sum BIGINT UNSIGNED NOT NULL,
-    PRIMARY KEY (account_id, mode, day, endpoint, error_code, parameter, agent),
-    INDEX audit_errors_daily_time (day)
+    PRIMARY KEY (account_id, mode, day, error_code, facet, value),
+    INDEX audit_error_facets_daily_time (day)
   ) ENGINE=InnoDB DEFAULT CHARSET=ascii`.execute(db);
 
   await sql.raw(`CREATE TABLE audit_error_hours_daily (
@@ -104,9 +106,11 @@ async function carryOver(db: Kysely<unknown>): Promise<void> {
     }
   }
   for (const account of ['account_id', "'*'"]) {
-    await sql.raw(`INSERT INTO audit_errors_daily (account_id, mode, day, endpoint, error_code, parameter, agent, errors, latency_ms_sum)
-      SELECT ${account}, mode, DATE(hour), endpoint, error_code, parameter, agent, SUM(errors), SUM(latency_ms_sum)
-      FROM audit_errors_hourly GROUP BY 1, 2, 3, 4, 5, 6, 7`).execute(db);
+    for (const facet of ['endpoint', 'parameter', 'agent']) {
+      await sql.raw(`INSERT INTO audit_error_facets_daily (account_id, mode, day, error_code, facet, value, errors, latency_ms_sum)
+        SELECT ${account}, mode, DATE(hour), error_code, '${facet}', ${facet}, SUM(errors), SUM(latency_ms_sum)
+        FROM audit_errors_hourly WHERE ${facet} <> '' GROUP BY 1, 2, 3, 4, 5, 6`).execute(db);
+    }
     await sql.raw(`INSERT INTO audit_error_hours_daily (account_id, mode, day, error_code, ${HOURS.join(', ')})
       SELECT ${account}, mode, DATE(hour), error_code, ${HOURS.map((_, i) => `SUM(IF(HOUR(hour) = ${i}, errors, 0))`).join(', ')}
       FROM audit_errors_hourly GROUP BY 1, 2, 3, 4`).execute(db);
@@ -114,10 +118,15 @@ async function carryOver(db: Kysely<unknown>): Promise<void> {
   await sql`INSERT INTO audit_ips_deployment_daily (mode, day, endpoint, failed, ip, first_seen, last_seen)
     SELECT COALESCE(mode, ''), DATE(occurred_at), LEFT(endpoint, 128), failed, LEFT(ip_address, 45), MIN(occurred_at), MAX(occurred_at)
     FROM request_log GROUP BY 1, 2, 3, 4, 5`.execute(db);
+  // Last, once nothing above sums audit_errors_hourly over accounts any more.
+  await sql`INSERT INTO audit_errors_hourly (account_id, mode, hour, endpoint, error_code, parameter, agent, errors, latency_ms_sum)
+    SELECT '*', mode, hour, endpoint, error_code, parameter, agent, SUM(errors), SUM(latency_ms_sum)
+    FROM audit_errors_hourly GROUP BY 2, 3, 4, 5, 6, 7`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['audit_ips_deployment_daily', 'audit_error_hours_daily', 'audit_errors_daily', 'audit_totals_daily', 'audit_totals_hourly']) {
+  await sql`DELETE FROM audit_errors_hourly WHERE account_id = '*'`.execute(db);
+  for (const table of ['audit_ips_deployment_daily', 'audit_error_hours_daily', 'audit_error_facets_daily', 'audit_totals_daily', 'audit_totals_hourly']) {
     await sql.raw(`DROP TABLE ${table}`).execute(db);
   }
 }
