@@ -60,8 +60,30 @@ describe('audit capture: nothing lost, nothing twice', function () {
     expect([Number(hourly.r), Number(hourly.e)]).to.deep.equal([4, 1]);
     const errors = await storage.db.selectFrom('audit_errors_hourly').selectAll().where('account_id', '=', 'acct_1').execute();
     expect(errors.map((e) => [e.error_code, e.parameter, e.agent, Number(e.errors)])).to.deep.equal([['INVALID_PARAMETER', 'limit', 'client/1', 1]]);
+    // The whole deployment's row beside the account's.
+    const deployment = await storage.db.selectFrom('audit_errors_hourly').select('errors').where('account_id', '=', '*').execute();
+    expect(deployment.map((e) => Number(e.errors))).to.deep.equal([1]);
     const ips = await storage.db.selectFrom('audit_ips_daily').select('ip').distinct().where('account_id', '=', 'acct_1').execute();
     expect(ips.map((r) => r.ip).sort()).to.deep.equal(['192.0.2.1', '192.0.2.2']);
+    // The totals of the account and of the whole deployment (*), per endpoint, per key and in all.
+    for (const table of ['audit_totals_hourly', 'audit_totals_daily'] as const) {
+      const totals = await storage.db.selectFrom(table).select(['account_id', 'key_id', 'endpoint', 'requests', 'errors']).where('account_id', 'in', ['acct_1', '*'])
+        .orderBy('account_id').orderBy('key_id').orderBy('endpoint').execute();
+      expect(totals.map((t) => [t.account_id, t.key_id, t.endpoint, Number(t.requests), Number(t.errors)]), table).to.deep.equal([
+        ['*', '*', '*', 4, 1], ['*', '*', '/v1/auth/whoami', 4, 1], ['*', 'key_1', '*', 4, 1],
+        ['acct_1', '*', '*', 4, 1], ['acct_1', '*', '/v1/auth/whoami', 4, 1], ['acct_1', 'key_1', '*', 4, 1],
+      ]);
+    }
+    const facets = await storage.db.selectFrom('audit_error_facets_daily').select(['account_id', 'error_code', 'facet', 'value', 'errors'])
+      .orderBy('account_id').orderBy('facet').execute();
+    expect(facets.map((e) => [e.account_id, e.error_code, e.facet, e.value, Number(e.errors)])).to.deep.equal([
+      ['*', 'INVALID_PARAMETER', 'agent', 'client/1', 1], ['*', 'INVALID_PARAMETER', 'endpoint', '/v1/auth/whoami', 1], ['*', 'INVALID_PARAMETER', 'parameter', 'limit', 1],
+      ['acct_1', 'INVALID_PARAMETER', 'agent', 'client/1', 1], ['acct_1', 'INVALID_PARAMETER', 'endpoint', '/v1/auth/whoami', 1], ['acct_1', 'INVALID_PARAMETER', 'parameter', 'limit', 1],
+    ]);
+    const seen = await storage.db.selectFrom('audit_ips_deployment_daily').selectAll().orderBy('ip').orderBy('failed').execute();
+    expect(seen.map((r) => [r.ip, Number(r.failed)])).to.deep.equal([['192.0.2.1', 0], ['192.0.2.1', 1], ['192.0.2.2', 0]]);
+    const first = entries.filter((e) => e.ipAddress === '192.0.2.1' && e.status < 400).map((e) => e.occurredAt.getTime());
+    expect([seen[0]!.first_seen.getTime(), seen[0]!.last_seen.getTime()]).to.deep.equal([Math.min(...first), Math.max(...first)]);
   });
 
   it('deletes raw rows and rollups past their retention, once per hour across processes', async () => {
@@ -80,6 +102,13 @@ describe('audit capture: nothing lost, nothing twice', function () {
       const rollups = await storage.db.selectFrom('audit_hourly').select('hour').where('account_id', '=', 'acct_old').execute();
       // The 100-day-old hour is kept as a rollup (730 days); the 800-day-old one is gone.
       expect(rollups.map((r) => r.hour.getTime())).to.deep.equal([Math.floor(old.getTime() / 3_600_000) * 3_600_000]);
+      const totals = await storage.db.selectFrom('audit_totals_hourly').select('hour').distinct().where('account_id', '=', 'acct_old').execute();
+      expect(totals.map((r) => r.hour.getTime())).to.deep.equal([Math.floor(old.getTime() / 3_600_000) * 3_600_000]);
+      const days = await storage.db.selectFrom('audit_totals_daily').select('day').distinct().where('account_id', '=', 'acct_old').execute();
+      expect(days.map((r) => r.day.getTime())).to.deep.equal([Math.floor(old.getTime() / 86_400_000) * 86_400_000]);
+      // The deployment's addresses go with the raw rows (90 days).
+      const ips = await storage.db.selectFrom('audit_ips_deployment_daily').select('day').where('day', '<', new Date(Date.now() - 90 * 86_400_000)).execute();
+      expect(ips).to.have.length(0);
     } finally {
       redis.disconnect();
     }

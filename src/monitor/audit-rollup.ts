@@ -1,3 +1,4 @@
+import type { Mode } from '../mode.js';
 import type { AuditEntry } from './audit-entry.js';
 import { LATENCY_BUCKETS, latencyBucket } from './latency-buckets.js';
 
@@ -42,11 +43,84 @@ export interface IpRow {
   ip: string;
 }
 
+/**
+ * `*` in an account, key or endpoint column of the totals, the hourly errors, the error facets
+ * and the error hours: every value. Account `*` is the whole deployment, unattributed requests included; key `*`
+ * marks the rows of an endpoint, endpoint `*` those of a key, and both the totals. No account,
+ * key or endpoint is ever called `*` (ids are generated; endpoints start with a slash).
+ */
+export const ALL = '*';
+
+/** Every mode a rollup row has: those of keys, and the empty mode of requests no key was accepted for. */
+export const ROLLUP_MODES: readonly string[] = ['', 'live', 'test'] satisfies ('' | Mode)[];
+
+/** Totals of an account (or the deployment) and mode in an hour or a day, of one endpoint, one key, or all. */
+export interface TotalsRow {
+  account_id: string;
+  mode: string;
+  at: Date;
+  key_id: string;
+  endpoint: string;
+  requests: number;
+  errors: number;
+  cache_hits: number;
+  request_bytes: number;
+  response_bytes: number;
+  latency_ms_sum: number;
+  /** Latency of the failed requests, for the status filter's averages. */
+  error_latency_ms_sum: number;
+  latency: number[];
+}
+
+/** What the analysis of an error code needs of it: its errors by endpoint, by parameter and by client product. */
+export type ErrorFacet = 'endpoint' | 'parameter' | 'agent';
+
+/**
+ * Errors of a code in a day with one value of one facet (an endpoint, a parameter, a client
+ * product): the code's errors per endpoint, per parameter and per product, not per combination
+ * of the three. Errors naming no parameter or product have no row of that facet.
+ */
+export interface ErrorFacetRow {
+  account_id: string;
+  mode: string;
+  day: Date;
+  error_code: string;
+  facet: ErrorFacet;
+  value: string;
+  errors: number;
+  latency_ms_sum: number;
+}
+
+/** Errors of a code in a day, per hour of the day (UTC): what peak times are read from. */
+export interface ErrorHoursRow {
+  account_id: string;
+  mode: string;
+  day: Date;
+  error_code: string;
+  hours: number[];
+}
+
+/** A client address of the deployment in a day, with the first and last time it was seen that day. */
+export interface DeploymentIpRow {
+  mode: string;
+  day: Date;
+  endpoint: string;
+  failed: number;
+  ip: string;
+  first_seen: Date;
+  last_seen: Date;
+}
+
 export interface Rollup {
   hourly: HourlyRow[];
   errors: ErrorRow[];
   ipsHourly: IpRow[];
   ipsDaily: IpRow[];
+  totalsHourly: TotalsRow[];
+  totalsDaily: TotalsRow[];
+  errorFacets: ErrorFacetRow[];
+  errorHours: ErrorHoursRow[];
+  ipsDeployment: DeploymentIpRow[];
 }
 
 const HOUR_MS = 3_600_000;
@@ -74,11 +148,36 @@ export function agentToken(userAgent: string | null): string {
   return (userAgent ?? '').trim().split(/\s+/, 1)[0]!.slice(0, 64);
 }
 
+function addTotals(map: Map<string, TotalsRow>, account: string, mode: string, at: Date, keyId: string, endpoint: string, e: AuditEntry, failed: number): void {
+  const k = `${account}\0${mode}\0${at.getTime()}\0${keyId}\0${endpoint}`;
+  let row = map.get(k);
+  if (!row) {
+    row = {
+      account_id: account, mode, at, key_id: keyId, endpoint, requests: 0, errors: 0, cache_hits: 0, request_bytes: 0, response_bytes: 0,
+      latency_ms_sum: 0, error_latency_ms_sum: 0, latency: new Array<number>(LATENCY_BUCKETS).fill(0),
+    };
+    map.set(k, row);
+  }
+  row.requests++;
+  row.errors += failed;
+  row.cache_hits += e.cacheHit ? 1 : 0;
+  row.request_bytes += e.requestSize;
+  row.response_bytes += e.responseSize;
+  row.latency_ms_sum += e.responseTimeMs;
+  row.error_latency_ms_sum += failed ? e.responseTimeMs : 0;
+  row.latency[latencyBucket(e.responseTimeMs)]!++;
+}
+
 export function rollUp(entries: readonly AuditEntry[]): Rollup {
   const hourly = new Map<string, HourlyRow>();
   const errors = new Map<string, ErrorRow>();
   const ipsHourly = new Map<string, IpRow>();
   const ipsDaily = new Map<string, IpRow>();
+  const totalsHourly = new Map<string, TotalsRow>();
+  const totalsDaily = new Map<string, TotalsRow>();
+  const errorFacets = new Map<string, ErrorFacetRow>();
+  const errorHours = new Map<string, ErrorHoursRow>();
+  const ipsDeployment = new Map<string, DeploymentIpRow>();
   for (const e of entries) {
     const account = e.accountId ?? '';
     const mode = e.mode ?? '';
@@ -104,23 +203,55 @@ export function rollUp(entries: readonly AuditEntry[]): Rollup {
     row.latency_ms_sum += e.responseTimeMs;
     row.latency[latencyBucket(e.responseTimeMs)]!++;
 
+    const day = dayStartOf(e.occurredAt);
+    for (const scope of [account, ALL]) {
+      for (const [k, ep] of [[ALL, endpoint], [keyId, ALL], [ALL, ALL]] as const) {
+        addTotals(totalsHourly, scope, mode, hour, k, ep, e, failed);
+        addTotals(totalsDaily, scope, mode, day, k, ep, e, failed);
+      }
+    }
+
     if (failed) {
       const code = (e.errorCode ?? `HTTP_${e.status}`).slice(0, 40);
       const parameter = (e.errorParameter ?? '').slice(0, 64);
       const agent = agentToken(e.userAgent);
-      const ek = `${account}\0${mode}\0${hour.getTime()}\0${endpoint}\0${code}\0${parameter}\0${agent}`;
-      const er = errors.get(ek) ?? { account_id: account, mode, hour, endpoint, error_code: code, parameter, agent, errors: 0, latency_ms_sum: 0 };
-      er.errors++;
-      er.latency_ms_sum += e.responseTimeMs;
-      errors.set(ek, er);
+      for (const scope of [account, ALL]) {
+        const ek = `${scope}\0${mode}\0${hour.getTime()}\0${endpoint}\0${code}\0${parameter}\0${agent}`;
+        const er = errors.get(ek) ?? { account_id: scope, mode, hour, endpoint, error_code: code, parameter, agent, errors: 0, latency_ms_sum: 0 };
+        er.errors++;
+        er.latency_ms_sum += e.responseTimeMs;
+        errors.set(ek, er);
+        for (const [facet, value] of [['endpoint', endpoint], ['parameter', parameter], ['agent', agent]] as const) {
+          if (value === '') continue;
+          const fk = `${scope}\0${mode}\0${day.getTime()}\0${code}\0${facet}\0${value}`;
+          const fr = errorFacets.get(fk) ?? { account_id: scope, mode, day, error_code: code, facet, value, errors: 0, latency_ms_sum: 0 };
+          fr.errors++;
+          fr.latency_ms_sum += e.responseTimeMs;
+          errorFacets.set(fk, fr);
+        }
+        const codeKey = `${scope}\0${mode}\0${day.getTime()}\0${code}`;
+        const hr = errorHours.get(codeKey) ?? { account_id: scope, mode, day, error_code: code, hours: new Array<number>(24).fill(0) };
+        hr.hours[e.occurredAt.getUTCHours()]!++;
+        errorHours.set(codeKey, hr);
+      }
     }
 
     const ip = e.ipAddress.slice(0, 45);
-    const day = dayStartOf(e.occurredAt);
     ipsHourly.set(`${account}\0${mode}\0${hour.getTime()}\0${endpoint}\0${failed}\0${ip}`, { account_id: account, mode, at: hour, endpoint, failed, ip });
     ipsDaily.set(`${account}\0${mode}\0${day.getTime()}\0${endpoint}\0${failed}\0${ip}`, { account_id: account, mode, at: day, endpoint, failed, ip });
+    const dk = `${day.getTime()}\0${mode}\0${endpoint}\0${failed}\0${ip}`;
+    const seen = ipsDeployment.get(dk);
+    if (!seen) ipsDeployment.set(dk, { mode, day, endpoint, failed, ip, first_seen: e.occurredAt, last_seen: e.occurredAt });
+    else {
+      if (e.occurredAt < seen.first_seen) seen.first_seen = e.occurredAt;
+      if (e.occurredAt > seen.last_seen) seen.last_seen = e.occurredAt;
+    }
   }
   // Sorted by key, so concurrent writers lock rollup rows in the same order and rarely deadlock.
   const sorted = <T>(map: Map<string, T>) => [...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
-  return { hourly: sorted(hourly), errors: sorted(errors), ipsHourly: sorted(ipsHourly), ipsDaily: sorted(ipsDaily) };
+  return {
+    hourly: sorted(hourly), errors: sorted(errors), ipsHourly: sorted(ipsHourly), ipsDaily: sorted(ipsDaily),
+    totalsHourly: sorted(totalsHourly), totalsDaily: sorted(totalsDaily), errorFacets: sorted(errorFacets), errorHours: sorted(errorHours),
+    ipsDeployment: sorted(ipsDeployment),
+  };
 }

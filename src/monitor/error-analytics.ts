@@ -3,7 +3,7 @@ import type { Clock } from '../clock.js';
 import type { Principal } from '../auth/principal.js';
 import type { Database } from '../storage/schema.js';
 import { floorHour, type TimeRange } from './audit-range.js';
-import { errorCells, requestTotals, type ErrorCell } from './error-rollups.repository.js';
+import { errorFacts, requestTotals, type CodeFacts } from './error-rollups.repository.js';
 import { monitorScope, type ScopeQuery } from './monitor-scope.js';
 import { recommend, type Recommendation } from './error-rules.js';
 
@@ -32,15 +32,13 @@ export class ErrorAnalyticsService {
     const span = HOURS[query.period] * HOUR_MS;
     const range: TimeRange = { start: new Date(end.getTime() - span), end };
     const before: TimeRange = { start: new Date(range.start.getTime() - span), end: range.start };
-    const [cells, current, previous] = await Promise.all([
-      errorCells(this.db, scope, range), requestTotals(this.db, scope, range), requestTotals(this.db, scope, before),
+    const [facts, current, previous] = await Promise.all([
+      errorFacts(this.db, scope, range), requestTotals(this.db, scope, range), requestTotals(this.db, scope, before),
     ]);
 
-    const byCode = new Map<string, ErrorCell[]>();
-    for (const cell of cells) byCode.set(cell.code, [...(byCode.get(cell.code) ?? []), cell]);
-    const totalErrors = cells.reduce((sum, c) => sum + c.errors, 0);
-    const breakdown = [...byCode.entries()]
-      .map(([code, rows]) => describeCode(code, rows, totalErrors, current.requests))
+    const totalErrors = [...facts.values()].reduce((sum, c) => sum + c.errors, 0);
+    const breakdown = [...facts.entries()]
+      .map(([code, of]) => describeCode(code, of, totalErrors, current.requests))
       .sort((a, b) => b.entry.count - a.entry.count || (a.entry.error_code < b.entry.error_code ? -1 : 1));
     const recommendations = breakdown
       .map((b) => recommend(b.findings))
@@ -63,17 +61,15 @@ export class ErrorAnalyticsService {
 
 const RANK = { high: 0, medium: 1, low: 2 } as const;
 
-function describeCode(code: string, rows: ErrorCell[], totalErrors: number, requests: number) {
-  const count = rows.reduce((sum, r) => sum + r.errors, 0);
-  const tally = (key: (r: ErrorCell) => string | number) => {
-    const sums = new Map<string | number, number>();
-    for (const r of rows) sums.set(key(r), (sums.get(key(r)) ?? 0) + r.errors);
-    return [...sums.entries()].sort((a, b) => b[1] - a[1]);
-  };
-  const endpoints = tally((r) => r.endpoint).map(([e]) => String(e));
-  const parameters = tally((r) => r.parameter).filter(([p]) => p !== '');
-  const agents = tally((r) => r.agent).filter(([a]) => a !== '');
-  const hours = tally((r) => r.hourOfDay).slice(0, PEAK_HOURS);
+function describeCode(code: string, facts: CodeFacts, totalErrors: number, requests: number) {
+  const count = facts.errors;
+  // Most errors first; equals in the order of their names (of the hour for peak times).
+  const ranked = <K extends string | number>(entries: Iterable<readonly [K, number]>) =>
+    [...entries].filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const endpoints = ranked(facts.endpoints).map(([e]) => e);
+  const parameters = ranked(facts.parameters);
+  const agents = ranked(facts.agents);
+  const hours = ranked(facts.hoursOfDay.map((n, hour) => [hour, n] as const)).slice(0, PEAK_HOURS);
   const topParameter = parameters[0] ? { name: String(parameters[0][0]), share: parameters[0][1] / count } : undefined;
   const topAgent = agents[0] ? { name: String(agents[0][0]), share: agents[0][1] / count } : undefined;
 
@@ -87,7 +83,7 @@ function describeCode(code: string, rows: ErrorCell[], totalErrors: number, requ
       error_code: code,
       count,
       percentage: Math.round((count / totalErrors) * 10_000) / 100,
-      avg_response_time: Math.round(rows.reduce((sum, r) => sum + r.latencyMsSum, 0) / count) / 1000,
+      avg_response_time: Math.round(facts.latencyMsSum / count) / 1000,
       affected_endpoints: endpoints,
       peak_times: hours.map(([h]) => hourRange(Number(h))),
       common_patterns: patterns,

@@ -1,8 +1,9 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, RequestLogTable } from '../storage/schema.js';
 import { withDeadlockRetry } from '../storage/deadlock-retry.js';
+import { addValues, multiRowInsert } from '../storage/multi-row-insert.js';
 import type { AuditEntry } from './audit-entry.js';
-import { rollUp, type IpRow } from './audit-rollup.js';
+import { rollUp, type IpRow, type TotalsRow } from './audit-rollup.js';
 import { LATENCY_BUCKETS } from './latency-buckets.js';
 
 export interface BatchOutcome {
@@ -12,6 +13,7 @@ export interface BatchOutcome {
 }
 
 const LATENCY_COLUMNS = Array.from({ length: LATENCY_BUCKETS }, (_, i) => `lat_${i}` as const);
+const HOUR_COLUMNS = Array.from({ length: 24 }, (_, i) => `h_${i}` as const);
 
 /**
  * Writes a batch of captured entries and what they add to the rollups, in one transaction:
@@ -36,52 +38,53 @@ export async function writeAuditBatch(db: Kysely<Database>, entries: readonly Au
   }), ['ER_DUP_ENTRY']);
 }
 
+const RAW_COLUMNS = ['entry_id', 'request_id', 'occurred_at', 'principal_id', 'account_id', 'mode', 'method', 'endpoint', 'status',
+  'response_time_ms', 'ip_address', 'user_agent', 'request_size', 'response_size', 'cache_hit', 'region', 'error_code', 'extra'];
+
 async function insertRows(trx: Transaction<Database>, entries: readonly AuditEntry[]): Promise<void> {
-  await trx
-    .insertInto('request_log')
-    .values(entries.map((e) => ({
-      entry_id: e.entryId,
-      request_id: e.requestId.slice(0, 64),
-      occurred_at: e.occurredAt,
-      principal_id: e.principalId,
-      account_id: e.accountId,
-      mode: e.mode,
-      method: e.method.slice(0, 10),
-      endpoint: e.endpoint.slice(0, 255),
-      status: e.status,
-      response_time_ms: e.responseTimeMs,
-      ip_address: e.ipAddress.slice(0, 45),
-      user_agent: e.userAgent?.slice(0, 512) ?? null,
-      request_size: e.requestSize,
-      response_size: e.responseSize,
-      cache_hit: e.cacheHit ? 1 : 0,
-      region: e.region.slice(0, 32),
-      error_code: e.errorCode,
-      extra: e.extra ? JSON.stringify(e.extra) : null,
-    })))
-    .execute();
+  await multiRowInsert('request_log', RAW_COLUMNS, entries.map((e) => [
+    e.entryId, e.requestId.slice(0, 64), e.occurredAt, e.principalId, e.accountId, e.mode, e.method.slice(0, 10), e.endpoint.slice(0, 255),
+    e.status, e.responseTimeMs, e.ipAddress.slice(0, 45), e.userAgent?.slice(0, 512) ?? null, e.requestSize, e.responseSize,
+    e.cacheHit ? 1 : 0, e.region.slice(0, 32), e.errorCode, e.extra ? JSON.stringify(e.extra) : null,
+  ])).execute(trx);
 }
 
+const MEASURES = ['requests', 'errors', 'cache_hits', 'request_bytes', 'response_bytes', 'latency_ms_sum'];
+const TOTALS_MEASURES = [...MEASURES, 'error_latency_ms_sum', ...LATENCY_COLUMNS];
+const IP_COLUMNS = ['account_id', 'mode', 'endpoint', 'failed', 'ip'];
+
+/** Each rollup's rows of the batch, one multi-row statement per table (rows sorted by key: see rollUp). */
 async function addToRollups(trx: Transaction<Database>, entries: readonly AuditEntry[]): Promise<void> {
   const rollup = rollUp(entries);
-  const added = (column: string) => sql<number>`${sql.ref(column)} + VALUES(${sql.ref(column)})`;
-  await trx
-    .insertInto('audit_hourly')
-    .values(rollup.hourly.map(({ latency, ...row }) => ({ ...row, ...Object.fromEntries(LATENCY_COLUMNS.map((c, i) => [c, latency[i]!])) })))
-    .onDuplicateKeyUpdate(Object.fromEntries(
-      ['requests', 'errors', 'cache_hits', 'request_bytes', 'response_bytes', 'latency_ms_sum', ...LATENCY_COLUMNS].map((c) => [c, added(c)]),
-    ))
-    .execute();
-  if (rollup.errors.length > 0) {
-    await trx
-      .insertInto('audit_errors_hourly')
-      .values(rollup.errors)
-      .onDuplicateKeyUpdate({ errors: added('errors'), latency_ms_sum: added('latency_ms_sum') })
-      .execute();
+  const write = async (statement: ReturnType<typeof multiRowInsert>, rows: number) => {
+    if (rows > 0) await statement.execute(trx);
+  };
+  await write(multiRowInsert('audit_hourly', ['account_id', 'mode', 'hour', 'key_id', 'endpoint', ...MEASURES, ...LATENCY_COLUMNS],
+    rollup.hourly.map((h) => [h.account_id, h.mode, h.hour, h.key_id, h.endpoint, h.requests, h.errors, h.cache_hits, h.request_bytes,
+      h.response_bytes, h.latency_ms_sum, ...h.latency]),
+    { onDuplicate: addValues([...MEASURES, ...LATENCY_COLUMNS]) }), rollup.hourly.length);
+  await write(multiRowInsert('audit_errors_hourly', ['account_id', 'mode', 'hour', 'endpoint', 'error_code', 'parameter', 'agent', 'errors', 'latency_ms_sum'],
+    rollup.errors.map((e) => [e.account_id, e.mode, e.hour, e.endpoint, e.error_code, e.parameter, e.agent, e.errors, e.latency_ms_sum]),
+    { onDuplicate: addValues(['errors', 'latency_ms_sum']) }), rollup.errors.length);
+  const ips = (rows: IpRow[]) => rows.map((i) => [i.account_id, i.mode, i.endpoint, i.failed, i.ip, i.at]);
+  await write(multiRowInsert('audit_ips_hourly', [...IP_COLUMNS, 'hour'], ips(rollup.ipsHourly), { ignore: true }), rollup.ipsHourly.length);
+  await write(multiRowInsert('audit_ips_daily', [...IP_COLUMNS, 'day'], ips(rollup.ipsDaily), { ignore: true }), rollup.ipsDaily.length);
+
+  const totals = (rows: TotalsRow[]) => rows.map((t) => [t.account_id, t.mode, t.at, t.key_id, t.endpoint, t.requests, t.errors, t.cache_hits,
+    t.request_bytes, t.response_bytes, t.latency_ms_sum, t.error_latency_ms_sum, ...t.latency]);
+  for (const [table, column, rows] of [['audit_totals_hourly', 'hour', rollup.totalsHourly], ['audit_totals_daily', 'day', rollup.totalsDaily]] as const) {
+    await write(multiRowInsert(table, ['account_id', 'mode', column, 'key_id', 'endpoint', ...TOTALS_MEASURES], totals(rows),
+      { onDuplicate: addValues(TOTALS_MEASURES) }), rows.length);
   }
-  const ips = (rows: IpRow[], column: 'hour' | 'day') => rows.map(({ at, ...row }) => ({ ...row, [column]: at }));
-  await trx.insertInto('audit_ips_hourly').ignore().values(ips(rollup.ipsHourly, 'hour') as never).execute();
-  await trx.insertInto('audit_ips_daily').ignore().values(ips(rollup.ipsDaily, 'day') as never).execute();
+  await write(multiRowInsert('audit_error_facets_daily', ['account_id', 'mode', 'day', 'error_code', 'facet', 'value', 'errors', 'latency_ms_sum'],
+    rollup.errorFacets.map((f) => [f.account_id, f.mode, f.day, f.error_code, f.facet, f.value, f.errors, f.latency_ms_sum]),
+    { onDuplicate: addValues(['errors', 'latency_ms_sum']) }), rollup.errorFacets.length);
+  await write(multiRowInsert('audit_error_hours_daily', ['account_id', 'mode', 'day', 'error_code', ...HOUR_COLUMNS],
+    rollup.errorHours.map((e) => [e.account_id, e.mode, e.day, e.error_code, ...e.hours]),
+    { onDuplicate: addValues(HOUR_COLUMNS) }), rollup.errorHours.length);
+  await write(multiRowInsert('audit_ips_deployment_daily', ['mode', 'day', 'endpoint', 'failed', 'ip', 'first_seen', 'last_seen'],
+    rollup.ipsDeployment.map((i) => [i.mode, i.day, i.endpoint, i.failed, i.ip, i.first_seen, i.last_seen]),
+    { onDuplicate: 'first_seen = LEAST(first_seen, VALUES(first_seen)), last_seen = GREATEST(last_seen, VALUES(last_seen))' }), rollup.ipsDeployment.length);
 }
 
 export interface StoredEntry extends AuditEntry {

@@ -1,7 +1,10 @@
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { AuditScope, TimeRange } from './audit-range.js';
+import { dayTiers } from './audit-range.js';
+import { ALL } from './audit-rollup.js';
 import { LATENCY_BUCKETS } from './latency-buckets.js';
+import { rollupScope, withinRanges } from './rollup-scope.repository.js';
 
 export type Breakdown = 'hour' | 'day' | 'week';
 
@@ -22,15 +25,6 @@ export interface UsageRollups {
 
 const LATENCY_COLUMNS = Array.from({ length: LATENCY_BUCKETS }, (_, i) => `lat_${i}` as const);
 
-type Hourly = ExpressionBuilder<Database, 'audit_hourly'>;
-
-function inScope(eb: Hourly, scope: AuditScope, hours: TimeRange): Expression<SqlBool> {
-  const all: Expression<SqlBool>[] = [eb('hour', '>=', hours.start), eb('hour', '<', hours.end)];
-  if (scope.accountId !== null) all.push(eb('account_id', '=', scope.accountId));
-  if (scope.mode !== null) all.push(eb('mode', '=', scope.mode));
-  return eb.and(all);
-}
-
 const BUCKET: Record<Breakdown, ReturnType<typeof sql<Date>>> = {
   hour: sql<Date>`hour`,
   day: sql<Date>`DATE(hour)`,
@@ -38,32 +32,56 @@ const BUCKET: Record<Breakdown, ReturnType<typeof sql<Date>>> = {
   week: sql<Date>`DATE_SUB(DATE(hour), INTERVAL WEEKDAY(hour) DAY)`,
 };
 
-/** Sums of the hourly rollups of `scope` over whole `hours`, by bucket, endpoint and key, with the latency histogram. */
+const SUMS = sql`SUM(requests) AS requests, SUM(errors) AS errors, SUM(cache_hits) AS cache_hits, SUM(latency_ms_sum) AS latency`;
+
+interface SumsRow {
+  requests: string;
+  errors: string;
+  cache_hits: string;
+  latency: string;
+}
+
+function toSums(row: SumsRow): RollupSums {
+  return { requests: Number(row.requests), errors: Number(row.errors), cacheHits: Number(row.cache_hits), latencyMsSum: Number(row.latency) };
+}
+
+/**
+ * Sums of `scope` over whole `hours`, by bucket, endpoint and key, with the latency histogram.
+ * Buckets and the histogram come from the hourly totals rows (a month is 720 rows, read through
+ * the index that keeps them together); endpoints and keys from the daily totals for whole days
+ * and the hourly ones around them.
+ */
 export async function usageRollups(db: Kysely<Database>, scope: AuditScope, hours: TimeRange, breakdown: Breakdown): Promise<UsageRollups> {
-  const sums = (eb: Hourly) => [
-    eb.fn.sum<string>('requests').as('requests'),
-    eb.fn.sum<string>('errors').as('errors'),
-    eb.fn.sum<string>('cache_hits').as('cache_hits'),
-    eb.fn.sum<string>('latency_ms_sum').as('latency'),
-  ];
-  const toSums = (row: { requests: string; errors: string; cache_hits: string; latency: string }): RollupSums => ({
-    requests: Number(row.requests), errors: Number(row.errors), cacheHits: Number(row.cache_hits), latencyMsSum: Number(row.latency),
-  });
-  const [byBucket, byEndpoint, byKey, histogram] = await Promise.all([
-    db.selectFrom('audit_hourly').select((eb) => [BUCKET[breakdown].as('bucket'), ...sums(eb)])
-      .where((eb) => inScope(eb, scope, hours)).groupBy(sql`bucket`).execute(),
-    db.selectFrom('audit_hourly').select((eb) => ['endpoint', ...sums(eb)])
-      .where((eb) => inScope(eb, scope, hours)).groupBy('endpoint').execute(),
-    db.selectFrom('audit_hourly').select((eb) => ['key_id', ...sums(eb)])
-      .where((eb) => inScope(eb, scope, hours)).groupBy('key_id').execute(),
-    db.selectFrom('audit_hourly').select((eb) => LATENCY_COLUMNS.map((c) => eb.fn.sum<string>(c).as(c)))
-      .where((eb) => inScope(eb, scope, hours)).executeTakeFirst(),
+  const tiers = dayTiers(hours);
+  /** Rows of one kind (endpoint rows: key `*`; key rows: endpoint `*`) over the range, summed by `column`. */
+  const byDimension = (column: 'endpoint' | 'key_id') => {
+    const kind = column === 'endpoint' ? sql`key_id = ${ALL} AND endpoint <> ${ALL}` : sql`endpoint = ${ALL} AND key_id <> ${ALL}`;
+    const part = (table: 'audit_totals_hourly' | 'audit_totals_daily', time: 'hour' | 'day', ranges: TimeRange[]) =>
+      sql`SELECT ${sql.ref(column)} AS name, requests, errors, cache_hits, latency_ms_sum FROM ${sql.table(table)}
+        WHERE ${rollupScope(table, scope)} AND ${kind} AND ${withinRanges(time, ranges)}`;
+    const parts = [
+      ...(tiers.hours.length > 0 ? [part('audit_totals_hourly', 'hour', tiers.hours)] : []),
+      ...(tiers.days.length > 0 ? [part('audit_totals_daily', 'day', tiers.days)] : []),
+    ];
+    if (parts.length === 0) return Promise.resolve([]);
+    return sql<SumsRow & { name: string }>`SELECT name, ${SUMS} FROM (${sql.join(parts, sql` UNION ALL `)}) AS t GROUP BY name`
+      .execute(db).then((r) => r.rows);
+  };
+  const [byBucket, byEndpoint, byKey] = await Promise.all([
+    sql<SumsRow & { bucket: Date } & Record<string, string>>`SELECT ${BUCKET[breakdown]} AS bucket, ${SUMS},
+        ${sql.join(LATENCY_COLUMNS.map((c) => sql`SUM(${sql.ref(c)}) AS ${sql.ref(c)}`))}
+      FROM audit_totals_hourly FORCE INDEX (audit_totals_hourly_totals)
+      WHERE ${rollupScope('audit_totals_hourly', scope)} AND key_id = ${ALL} AND endpoint = ${ALL} AND hour >= ${hours.start} AND hour < ${hours.end}
+      GROUP BY bucket`.execute(db).then((r) => r.rows),
+    byDimension('endpoint'),
+    byDimension('key_id'),
   ]);
+  const latency = LATENCY_COLUMNS.map((c) => byBucket.reduce((sum, row) => sum + Number(row[c] ?? 0), 0));
   return {
     buckets: new Map(byBucket.map((row) => [new Date(row.bucket).getTime(), toSums(row)])),
-    endpoints: new Map(byEndpoint.map((row) => [row.endpoint, toSums(row)])),
-    keys: new Map(byKey.map((row) => [row.key_id, toSums(row)])),
-    latency: LATENCY_COLUMNS.map((c) => Number((histogram as Record<string, string | null> | undefined)?.[c] ?? 0)),
+    endpoints: new Map(byEndpoint.map((row) => [row.name, toSums(row)])),
+    keys: new Map(byKey.map((row) => [row.name, toSums(row)])),
+    latency,
   };
 }
 

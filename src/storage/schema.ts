@@ -8,6 +8,11 @@ export interface Database {
   audit_errors_hourly: AuditErrorsHourlyTable;
   audit_ips_hourly: AuditIpsHourlyTable;
   audit_ips_daily: AuditIpsDailyTable;
+  audit_totals_hourly: AuditTotalsHourlyTable;
+  audit_totals_daily: AuditTotalsDailyTable;
+  audit_error_facets_daily: AuditErrorFacetsDailyTable;
+  audit_error_hours_daily: AuditErrorHoursDailyTable;
+  audit_ips_deployment_daily: AuditIpsDeploymentDailyTable;
   service_settings: ServiceSettingsTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -97,6 +102,7 @@ export interface AuditHourlyTable extends Record<`lat_${number}`, number> {
   latency_ms_sum: number;
 }
 
+/** Errors per hour, per account and mode and for the whole deployment (account `*`, since 20261125T1000). */
 export interface AuditErrorsHourlyTable {
   account_id: string;
   mode: string;
@@ -125,6 +131,68 @@ export interface AuditIpsDailyTable {
   endpoint: string;
   failed: number;
   ip: string;
+}
+
+/**
+ * Totals of an account and mode (or of the whole deployment: account `*`) per hour or day: rows
+ * of one endpoint (key `*`), of one key (endpoint `*`) and of everything (both `*`).
+ * `lat_0`..`lat_13` count latencies per bucket.
+ */
+interface AuditTotalsRow extends Record<`lat_${number}`, number> {
+  account_id: string;
+  mode: string;
+  key_id: string;
+  endpoint: string;
+  requests: number;
+  errors: number;
+  cache_hits: number;
+  request_bytes: number;
+  response_bytes: number;
+  latency_ms_sum: number;
+  /** Latency of the failed requests; null on key rows carried over from the hourly rollups. */
+  error_latency_ms_sum: number | null;
+}
+
+export interface AuditTotalsHourlyTable extends AuditTotalsRow {
+  hour: Date;
+}
+
+export interface AuditTotalsDailyTable extends AuditTotalsRow {
+  day: Date;
+}
+
+/**
+ * Errors of a code per day by one facet: `facet` is endpoint, parameter or agent (client
+ * product) and `value` its value; for accounts and the whole deployment (account `*`).
+ */
+export interface AuditErrorFacetsDailyTable {
+  account_id: string;
+  mode: string;
+  day: Date;
+  error_code: string;
+  facet: 'endpoint' | 'parameter' | 'agent';
+  value: string;
+  errors: number;
+  latency_ms_sum: number;
+}
+
+/** Errors of a code per hour of the day (`h_0`..`h_23`, UTC), per day. */
+export interface AuditErrorHoursDailyTable extends Record<`h_${number}`, number> {
+  account_id: string;
+  mode: string;
+  day: Date;
+  error_code: string;
+}
+
+/** The deployment's client addresses per day, with the first and last time each was seen that day. */
+export interface AuditIpsDeploymentDailyTable {
+  mode: string;
+  day: Date;
+  endpoint: string;
+  failed: number;
+  ip: string;
+  first_seen: Date;
+  last_seen: Date;
 }
 
 export interface ServiceSettingsTable {
