@@ -94,22 +94,14 @@ export interface HourRollup extends RollupSums {
 
 /** The rollups of `scope` per hour over whole `hours` (hours without requests are absent): what dashboards compute from. */
 export async function hourlyRollups(db: Kysely<Database>, scope: AuditScope, hours: TimeRange): Promise<HourRollup[]> {
-  const rows = await db.selectFrom('audit_hourly')
-    .select((eb) => [
-      'hour',
-      eb.fn.sum<string>('requests').as('requests'),
-      eb.fn.sum<string>('errors').as('errors'),
-      eb.fn.sum<string>('cache_hits').as('cache_hits'),
-      eb.fn.sum<string>('latency_ms_sum').as('latency'),
-      ...LATENCY_COLUMNS.map((c) => eb.fn.sum<string>(c).as(c)),
-    ])
-    .where((eb) => inScope(eb, scope, hours)).groupBy('hour').orderBy('hour').execute();
-  return rows.map((row) => ({
+  const rows = await sql<SumsRow & { hour: Date } & Record<string, string>>`SELECT hour, ${SUMS},
+      ${sql.join(LATENCY_COLUMNS.map((c) => sql`SUM(${sql.ref(c)}) AS ${sql.ref(c)}`))}
+    FROM audit_totals_hourly FORCE INDEX (audit_totals_hourly_totals)
+    WHERE ${rollupScope('audit_totals_hourly', scope)} AND key_id = ${ALL} AND endpoint = ${ALL} AND hour >= ${hours.start} AND hour < ${hours.end}
+    GROUP BY hour ORDER BY hour`.execute(db);
+  return rows.rows.map((row) => ({
     hour: new Date(row.hour).getTime(),
-    requests: Number(row.requests),
-    errors: Number(row.errors),
-    cacheHits: Number(row.cache_hits),
-    latencyMsSum: Number(row.latency),
-    latency: LATENCY_COLUMNS.map((c) => Number((row as Record<string, unknown>)[c] ?? 0)),
+    ...toSums(row),
+    latency: LATENCY_COLUMNS.map((c) => Number(row[c] ?? 0)),
   }));
 }
