@@ -90,6 +90,14 @@ describe('audit capture: nothing lost, nothing twice', function () {
     const old = new Date(Date.now() - 100 * 86_400_000);
     const older = new Date(Date.now() - 800 * 86_400_000);
     await writeAuditBatch(storage.db, [entry({ accountId: 'acct_old', occurredAt: old }), entry({ accountId: 'acct_old', occurredAt: older })]);
+    // An alert's delivery log goes with the raw rows, its state changes with the rollups.
+    const delivery = (id: string, at: Date) => ({
+      id, alert_id: 'alrt_old', account_id: 'acct_old', mode: 'live', event_id: `evt_${id}`, event: 'alert.firing', channel: 'webhook',
+      destination: 'https://hooks.example.com', target: '{}', notification: '{}', status: 'delivered', created_at: at, updated_at: at,
+    });
+    await storage.db.insertInto('notification_deliveries').values([delivery('dlv_old', old), delivery('dlv_new', new Date())]).execute();
+    const event = (id: string, at: Date) => ({ event_id: id, alert_id: 'alrt_old', from_state: 'pending', to_state: 'firing', value: 1, message: 'm', occurred_at: at });
+    await storage.db.insertInto('alert_events').values([event('evt_older', older), event('evt_old', old)]).execute();
     const redis = openRedis('redis://127.0.0.1:6379', { lost: () => undefined, restored: () => undefined });
     try {
       const prefix = runPrefix();
@@ -109,6 +117,8 @@ describe('audit capture: nothing lost, nothing twice', function () {
       // The deployment's addresses go with the raw rows (90 days).
       const ips = await storage.db.selectFrom('audit_ips_deployment_daily').select('day').where('day', '<', new Date(Date.now() - 90 * 86_400_000)).execute();
       expect(ips).to.have.length(0);
+      expect((await storage.db.selectFrom('notification_deliveries').select('id').where('alert_id', '=', 'alrt_old').execute()).map((r) => r.id)).to.deep.equal(['dlv_new']);
+      expect((await storage.db.selectFrom('alert_events').select('event_id').where('alert_id', '=', 'alrt_old').execute()).map((r) => r.event_id)).to.deep.equal(['evt_old']);
     } finally {
       redis.disconnect();
     }

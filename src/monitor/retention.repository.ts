@@ -23,6 +23,9 @@ export async function deleteOlderThan(db: Kysely<Database>, cutoffs: { raw: Date
     ['audit_totals_daily', 'day', startOfDay(cutoffs.rollups)],
     ['audit_error_facets_daily', 'day', startOfDay(cutoffs.rollups)],
     ['audit_error_hours_daily', 'day', startOfDay(cutoffs.rollups)],
+    // Alerts' delivery logs go with the raw log; their state changes with the rollups.
+    ['notification_deliveries', 'created_at', cutoffs.raw],
+    ['alert_events', 'occurred_at', cutoffs.rollups],
   ] as const;
   const deleted: Record<string, number> = {};
   for (const [table, column, before] of tables) {

@@ -40,7 +40,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     message VARCHAR(500) NOT NULL,
     occurred_at DATETIME(3) NOT NULL,
     UNIQUE INDEX alert_events_event (event_id),
-    INDEX alert_events_alert (alert_id, occurred_at)
+    INDEX alert_events_alert (alert_id, occurred_at),
+    INDEX alert_events_time (occurred_at) COMMENT 'retention'
   ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4`.execute(db);
 
   await sql`CREATE TABLE alert_evaluations (

@@ -37,6 +37,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // The delivery log of an alert, newest first.
   await db.schema.createIndex('notification_deliveries_alert').on('notification_deliveries').columns(['alert_id', 'created_at']).execute();
   // The relay's scan: rows never handed to the queue.
+  // Retention: deliveries older than AUDIT_RETENTION_DAYS go with the audit log.
+  await db.schema.createIndex('notification_deliveries_created').on('notification_deliveries').column('created_at').execute();
   await db.schema.createIndex('notification_deliveries_unqueued').on('notification_deliveries').columns(['enqueued_at', 'created_at']).execute();
 }
 
