@@ -1,17 +1,19 @@
 // Written by bench/validate/train-stance.ts from SciFact's training claims (809); do not edit by hand.
 import type { StanceModel } from './model.js';
-import type { VerdictThresholds } from './verdict.js';
+import type { ConfidenceCalibration, VerdictThresholds } from './verdict.js';
 
 export const STANCE_MODEL: StanceModel = {
-  features: ['bias', 'coverage', 'coverage squared', 'bigrams', 'negation mismatch', 'direction mismatch', 'direction agreement', 'polarity mismatch', 'number conflict', 'number shared', 'sentence hedged', 'sentence negated', 'claim negated', 'coverage added by the previous sentence', 'direction mismatch after the previous sentence', 'polarity mismatch after the previous sentence', 'direction mismatch beside claim terms', 'direction agreement beside claim terms', 'negation mismatch beside claim terms'],
+  features: ['bias', 'coverage', 'coverage squared', 'bigrams', 'negation mismatch', 'direction mismatch', 'direction agreement', 'polarity mismatch', 'number conflict', 'number shared', 'sentence hedged', 'sentence negated', 'claim negated', 'coverage added by the previous sentence', 'direction mismatch after the previous sentence', 'polarity mismatch after the previous sentence', 'direction mismatch beside claim terms', 'direction agreement beside claim terms', 'negation mismatch beside claim terms', 'plain coverage', 'entity coverage', 'entity replaced', 'sentence about the claim', 'hedge beside claim terms', 'claim hedged'],
   weights: [
     // supports
-    [-0.3605, 1.782, 0.4412, 0.0291, -0.1345, -0.8837, 0.2392, -0.5615, -0.0485, 0.0075, -0.1112, 0.712, -0.3671, 0.2851, 0.0394, -0.2414, -0.5689, 0.3976, -0.7267],
+    [-0.3922, 1.5816, 0.6079, -0.2846, -0.2045, -0.8123, 0.0623, -0.4805, -0.3743, 0.101, -0.1062, 0.8077, -0.3638, 0.2885, -0.1018, -0.3358, -0.5494, 0.405, -0.7596, -0.0069, 0.011, 0.2145, 0.6045, 0.057, -0.1608],
     // contradicts
-    [-0.5141, 0.5597, -0.0877, 0.0035, 0.1075, 1.4195, 0.2428, 0.552, -0.1181, 0.187, 0.1072, 0.2652, 0.6766, -0.2692, 0.3468, 0.4341, 1.2869, 0.0261, 0.8932],
+    [-0.7231, 0.0108, -0.448, 0.089, 0.1596, 1.2195, 0.4297, 0.3946, 0.1352, 0.0768, 0.0601, 0.1904, 0.6976, -0.3239, 0.4252, 0.5558, 1.2377, -0.0113, 0.9145, 0.8591, 0.3144, -0.0513, -0.4177, 0.0924, 0.3289],
     // neutral
-    [0.8746, -2.3418, -0.3535, -0.0326, 0.027, -0.5357, -0.482, 0.0096, 0.1666, -0.1945, 0.0041, -0.9772, -0.3095, -0.016, -0.3862, -0.1926, -0.718, -0.4237, -0.1664],
+    [1.1153, -1.5924, -0.1599, 0.1956, 0.0448, -0.4072, -0.492, 0.0859, 0.2391, -0.1777, 0.0461, -0.9982, -0.3337, 0.0354, -0.3234, -0.22, -0.6883, -0.3937, -0.1549, -0.8522, -0.3254, -0.1632, -0.1869, -0.1494, -0.1681],
   ],
 };
 
-export const VERDICT_THRESHOLDS: VerdictThresholds = { minimum: 0.575, contradictionMargin: 0.8 };
+export const VERDICT_THRESHOLDS: VerdictThresholds = { minimum: 0.575, contradictionMargin: 1 };
+
+export const CONFIDENCE_CALIBRATION: ConfidenceCalibration = { support: [-3.2597, 5.5495], contradiction: [-1.8625, 2.0644] };
