@@ -17,7 +17,11 @@ export interface Scopes {
   hedged: Set<string>;
 }
 
-/** Words after a claim's direction word that name what it moves ("reduces [blood pressure]"): claims are short and name it there. */
+/**
+ * Words after a claim's direction word that name what it moves ("reduces [blood pressure]"):
+ * claims are short and name it there; or, when nothing follows, as many before it, of which a
+ * predicative word speaks ("[e-cigarettes] are harmful").
+ */
 const OBJECT_WORDS = 4;
 /** Words either side of a sentence's direction word, or after a negation, that it may bear on (active and passive voice). */
 const REACH = 5;
@@ -39,7 +43,9 @@ export function scopesOf(text: string, language: string | null, role: 'claim' | 
     if (sign === 0) return;
     const turned = words.slice(Math.max(0, i - NEGATION_REACH), i).filter(negates).length % 2 === 1;
     const span = role === 'claim' ? words.slice(i + 1, i + 1 + OBJECT_WORDS) : [...words.slice(Math.max(0, i - REACH), i), ...words.slice(i + 1, i + 1 + REACH)];
-    const terms = new Set(termsOf(span));
+    let terms = new Set(termsOf(span));
+    // A claim that ends on its direction word says it of what comes before: "vaccines are [safe]".
+    if (role === 'claim' && terms.size === 0) terms = new Set(termsOf(words.slice(Math.max(0, i - OBJECT_WORDS), i)));
     if (terms.size > 0) scopes.directed.push({ sign: turned ? -sign : sign, terms });
   });
   return scopes;
