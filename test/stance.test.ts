@@ -180,6 +180,13 @@ describe('stance', () => {
       expect(['activity', 'promoter', 'positions', 'process', 'unless'].map(directionOf)).to.deep.equal([0, 0, 0, 0, 0]);
     });
 
+    it('tells a statement that the evidence is unsettled', () => {
+      for (const text of ['It is not known whether coffee protects the liver.', 'More research is needed.', 'The evidence is still limited.', 'Results were mixed.']) {
+        expect(cuesOf(text).uncertain, text).to.equal(true);
+      }
+      expect(cuesOf('Coffee protected the liver in a trial of 2,000 adults.').uncertain).to.equal(false);
+    });
+
     it('reads numbers in words, scale words and units of one dimension', () => {
       const quantities = (text: string) => cuesOf(text).quantities;
       expect(quantities('It takes about eight minutes.')).to.deep.equal([{ value: 8, unit: 'minute' }]);

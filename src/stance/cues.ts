@@ -92,6 +92,15 @@ const UNCERTAIN = new Set([
   'unclear', 'uncertain', 'uncertainty', 'inconclusive', 'unknown', 'unproven', 'mixed', 'conflicting', 'controversial',
   'debated', 'disputed', 'contested', 'unsettled', 'undetermined', 'speculative', 'unresolved',
 ]);
+/**
+ * The same said in several words: "it is not known whether", "not yet clear", "more research is
+ * needed", "the evidence is limited".
+ */
+const UNCERTAIN_PHRASES = [
+  /\bnot (?:yet |fully |well )?(?:known|clear|certain|established|understood|proven)\b/,
+  /\b(?:more|further|additional) (?:research|studies|study|trials|evidence) (?:is |are )?(?:needed|required)\b/,
+  /\b(?:evidence|results|findings|data) (?:is |are |was |were |remains? )(?:still )?(?:limited|weak|mixed|inconsistent|insufficient|lacking|sparse)\b/,
+];
 
 /**
  * Degree words that, right after a direction word, say how much of it there was rather than a
@@ -224,6 +233,7 @@ export function cuesOf(text: string): Cues {
       quantities.push({ value, unit: unitOf(value, match[1]!, decimal, match[3], word, spelled.slice(Math.max(0, match.index - 12), match.index)) });
     }
   }
+  if (!uncertain) uncertain = UNCERTAIN_PHRASES.some((phrase) => phrase.test(lower));
   return { negations, direction: Math.sign(direction), directionWords, hedged, uncertain, quantities };
 }
 
