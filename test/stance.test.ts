@@ -1,11 +1,13 @@
 import { expect } from 'chai';
-import { cuesOf, polarity, quantityMatch, restates, statesFigures } from '../src/stance/cues.js';
+import { cuesOf, directionOf, polarity, quantityMatch, restates, statesFigures } from '../src/stance/cues.js';
 import { alignedDirection, negatesAny, scopesOf } from '../src/stance/cue-scopes.js';
-import { analyseClaim, pairFeatures } from '../src/stance/features.js';
+import { analyseClaim, entityTerms, pairFeatures } from '../src/stance/features.js';
 import { analyze } from '../src/text/analyze.js';
 import { checkModel, STANCES, stanceProbabilities } from '../src/stance/model.js';
 import { STANCE_MODEL, VERDICT_THRESHOLDS } from '../src/stance/model-weights.js';
-import { claimVerdict } from '../src/stance/verdict.js';
+import { calibrated, claimVerdict } from '../src/stance/verdict.js';
+import { judgeClaim, VERDICT_SOURCES } from '../src/stance/judge-claim.js';
+import { canonicalTerms } from '../src/stance/synonyms.js';
 import { isPrimarySource } from '../src/validate/primary.js';
 import { authorityScore } from '../src/validate/authority.js';
 
@@ -169,6 +171,66 @@ describe('stance', () => {
       // A side below the minimum never wins, whatever the margin.
       expect(claimVerdict([[0.45, 0.1, 0.45], [0.1, 0.55, 0.35]], { minimum: 0.5, contradictionMargin: 0.5 })).to.equal('CONTRADICT');
       expect(claimVerdict([], VERDICT_THRESHOLDS)).to.equal('NOT_ENOUGH_INFO');
+    });
+  });
+
+  describe('alignment', () => {
+    it('reads the inflections of direction words, but not the words derived from their stems', () => {
+      expect(['rising', 'boosted', 'activating', 'lowering', 'declining', 'cuts'].map(directionOf)).to.deep.equal([1, 1, 1, -1, -1, -1]);
+      expect(['activity', 'promoter', 'positions', 'process', 'unless'].map(directionOf)).to.deep.equal([0, 0, 0, 0, 0]);
+    });
+
+    it('tells a statement that the evidence is unsettled', () => {
+      for (const text of ['It is not known whether coffee protects the liver.', 'More research is needed.', 'The evidence is still limited.', 'Results were mixed.']) {
+        expect(cuesOf(text).uncertain, text).to.equal(true);
+      }
+      expect(cuesOf('Coffee protected the liver in a trial of 2,000 adults.').uncertain).to.equal(false);
+    });
+
+    it('reads numbers in words, scale words and units of one dimension', () => {
+      const quantities = (text: string) => cuesOf(text).quantities;
+      expect(quantities('It takes about eight minutes.')).to.deep.equal([{ value: 8, unit: 'minute' }]);
+      expect(quantities('The Earth is 4.6 billion years old.')).to.deep.equal([{ value: 4.6e9, unit: 'year' }]);
+      expect(quantities('One of them was there.')).to.deep.equal([]);
+      expect(quantityMatch(quantities('Light takes 8 seconds to reach us.'), quantities('Light takes 8.3 minutes to reach us.'))).to.equal('conflict');
+      expect(quantityMatch(quantities('The race is 1 mile long.'), quantities('The race is 1.6 km long.'))).to.equal('agree');
+      expect(quantityMatch(quantities('A dose of 400 micrograms.'), quantities('A dose of 40 micrograms.'))).to.equal('conflict');
+    });
+
+    it('finds the names a text states, and takes common synonyms for one term', () => {
+      expect([...entityTerms('Jupiter is the largest planet, NASA says.', 'en')]).to.deep.equal(['nasa']);
+      expect([...entityTerms('The largest planet is Jupiter, NASA says.', 'en')]).to.deep.equal(['jupit', 'nasa']);
+      // A headline in title case: only the capitals name.
+      expect([...entityTerms('Scientists Say Coffee Protects The Liver From NASH', 'en')]).to.deep.equal(['nash']);
+      expect(canonicalTerms(analyze('physicians', 'en'), 'en')).to.deep.equal(canonicalTerms(analyze('doctor', 'en'), 'en'));
+    });
+  });
+
+  describe('the sources a verdict is drawn from', () => {
+    const claim = 'Rising ocean temperatures cause coral bleaching.';
+    const other = { passages: ['Coral reefs are built by colonies of tiny animals.'] };
+    const deciding = { passages: ['Rising ocean temperatures cause coral bleaching, surveys show.'] };
+    const sources = [other, { passages: ['Reef fish change colour as they grow.'] }, { passages: ['Tourism brings money to the coast.'] }, { passages: ['Queensland lies in Australia.'] }, deciding];
+
+    it(`takes every page the client named, but only the first ${VERDICT_SOURCES} of a ranking`, () => {
+      const named = judgeClaim({ claim, language: 'en', termWeights: {}, sources, rankings: sources.map(() => null) });
+      expect(named.sources.map((s) => s.decisive)).to.deep.equal([true, true, true, true, true]);
+      expect(named.verdict).to.equal('SUPPORT');
+      const ranked = judgeClaim({ claim, language: 'en', termWeights: {}, sources, rankings: sources.map(() => 0) });
+      expect(ranked.sources.map((s) => s.decisive)).to.deep.equal([true, true, true, false, false]);
+      expect(ranked.verdict).to.equal('NOT_ENOUGH_INFO');
+      // Each ranking (each domain the client named) has its own first sources.
+      const domains = judgeClaim({ claim, language: 'en', termWeights: {}, sources, rankings: [0, 0, 0, 0, 1] });
+      expect(domains.sources.map((s) => s.decisive)).to.deep.equal([true, true, true, false, true]);
+      expect(domains.verdict).to.equal('SUPPORT');
+    });
+  });
+
+  describe('confidence', () => {
+    it('is calibrated: rising with the evidence, 0 without any', () => {
+      expect(calibrated(0, [-2, 4])).to.equal(0);
+      expect(calibrated(0.9, [-2, 4])).to.be.greaterThan(calibrated(0.6, [-2, 4]));
+      expect(calibrated(0.5, [-2, 4])).to.be.closeTo(0.5, 1e-9);
     });
   });
 

@@ -186,13 +186,14 @@ describe('POST /v1/validate', function () {
 
   it('finds that a number or a date the page states otherwise does not hold', async () => {
     const tower = [`${pages.url}/tower`];
-    const ask = async (claim: string) => (await validate({ claim, sources: tower, options: { confidence_threshold: 0.5 } })).json.data.validation_result;
+    // Default options: a contradiction's calibrated confidence rarely reaches 0.5 (docs/validation.md).
+    const ask = async (claim: string) => (await validate({ claim, sources: tower })).json.data.validation_result;
     expect(await ask('The Eiffel Tower is 330 metres tall.')).to.be.oneOf(['VERIFIED', 'LIKELY_TRUE']);
     expect(await ask('The Eiffel Tower is 120 metres tall.')).to.be.oneOf(['FALSE', 'LIKELY_FALSE']);
     expect(await ask('The Eiffel Tower was completed in 1889.')).to.be.oneOf(['VERIFIED', 'LIKELY_TRUE']);
     expect(await ask('The Eiffel Tower was completed in 1925.')).to.be.oneOf(['FALSE', 'LIKELY_FALSE']);
     // Full dates: another day of the same month disagrees; the year alone agrees.
-    const landing = async (claim: string) => (await validate({ claim, sources: [`${pages.url}/moon-landing`], options: { confidence_threshold: 0.5 } })).json.data.validation_result;
+    const landing = async (claim: string) => (await validate({ claim, sources: [`${pages.url}/moon-landing`] })).json.data.validation_result;
     expect(await landing('Apollo 11 landed on the Moon on 20 July 1969.')).to.be.oneOf(['VERIFIED', 'LIKELY_TRUE']);
     expect(await landing('Apollo 11 landed on the Moon on 21 July 1969.')).to.be.oneOf(['FALSE', 'LIKELY_FALSE']);
     expect(await landing('Apollo 11 landed on the Moon in 1969.')).to.be.oneOf(['VERIFIED', 'LIKELY_TRUE']);

@@ -130,7 +130,8 @@ describe('POST /v1/validate with the model judge', function () {
     // The mean of the judge's 0.95 and the built-in model's support, which alone was under the verdict minimum.
     const builtin = await builtinAnswer(coffee());
     expect(builtin.validation_result).to.equal('UNVERIFIED');
-    expect(item!.confidence).to.be.within(0.7, 0.95);
+    // (The built-in support is a calibrated confidence, docs/validation.md: for this sentence well under 0.5.)
+    expect(item!.confidence).to.be.within(0.5, 0.95);
     expect(data.confidence_score).to.equal(item!.confidence);
     expect(data.fact_check_summary.explanation).to.include('judged by the model judge');
     expect(data.metadata.judge).to.deep.equal({ passages: [{ source: `${pages.url}/coffee`, outcome: 'answered' }] });
@@ -288,7 +289,7 @@ describe('model judge answers, quotes and the combination rule', () => {
   }
 
   it('gives a judged source the judge\'s label and the mean of both models\' probabilities for it', () => {
-    const builtin: JudgeClaimOutput = { verdict: 'NOT_ENOUGH_INFO', support: 0.5, contradiction: 0.2, sources: [source({}), source({ support: 0.3, verdictSupport: 0.3 })] };
+    const builtin: JudgeClaimOutput = { verdict: 'NOT_ENOUGH_INFO', support: 0.5, contradiction: 0.2, verdictSupport: 0.5, verdictContradiction: 0.2, sources: [source({}), source({ support: 0.3, verdictSupport: 0.3 })] };
     const combined = combineJudgements(builtin, new Map([[0, { label: 'SUPPORT' as const, confidence: 0.9, quote: 'the quote' }]]));
     expect(combined.verdict).to.equal('SUPPORT');
     expect(combined.support).to.be.closeTo(0.7, 1e-9);

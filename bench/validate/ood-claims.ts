@@ -3,7 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { percentile } from '../percentile.js';
-import { answerLabel, classification, CLAIM_LABELS, type ClaimLabel } from './scifact-claims.js';
+import { answerLabel, classification, CLAIM_LABELS, tradeOff, type ClaimLabel } from './scifact-claims.js';
 
 /**
  * The out-of-domain stance set (bench/validate/ood/README.md): short popular claims in six fields,
@@ -133,6 +133,10 @@ function report(name: string, results: Answered[], seconds: number, concurrency:
   accuracyBy('number of passages', (i) => (i.passages.length === 1 ? 'one passage' : '2–5 passages'), ['one passage', '2–5 passages']);
   accuracyBy('place of the deciding passage', (i) => (i.evidence.length === 0 ? 'none (NEI)' : Math.min(...i.evidence) < 3 ? 'among the first three' : 'fourth or fifth'),
     ['among the first three', 'fourth or fifth', 'none (NEI)']);
+  if (name.endsWith('confidence_threshold 0')) {
+    console.log('  what a confidence_threshold would trade (from these answers):');
+    for (const line of tradeOff(results.map((r) => ({ gold: r.item.label, answer: r.answer })))) console.log(line);
+  }
   const latencies = results.map((r) => r.ms).sort((a, b) => a - b);
   console.log(`  latency through the API: p50 ${percentile(latencies, 50).toFixed(0)} ms, p95 ${percentile(latencies, 95).toFixed(0)} ms`);
 }

@@ -55,3 +55,34 @@ export function answerLabel(answer: any): ClaimLabel {
   if (result === 'DISPUTED') return (evidence.supporting[0]?.confidence ?? 0) >= (evidence.contradicting[0]?.confidence ?? 0) ? 'SUPPORT' : 'CONTRADICT';
   return 'NOT_ENOUGH_INFO';
 }
+
+/**
+ * The label an answer given at `confidence_threshold` 0 would have had at threshold `t`: a verdict
+ * whose confidence_score is under t becomes UNVERIFIED (NOT_ENOUGH_INFO); DISPUTED does not depend
+ * on the threshold. So one run at 0 gives the whole trade-off between threshold and verdicts.
+ */
+// The answer is the API's JSON envelope, read as the benches read it.
+export function labelAtThreshold(answer: any, t: number): ClaimLabel {
+  const label = answerLabel(answer);
+  if (!answer.success || label === 'NOT_ENOUGH_INFO' || answer.data.validation_result === 'DISPUTED') return label;
+  return answer.data.confidence_score >= t ? label : 'NOT_ENOUGH_INFO';
+}
+
+/** Thresholds the trade-off table is printed at. */
+export const TRADE_OFF_THRESHOLDS = [0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9] as const;
+
+/**
+ * What a confidence_threshold trades, from answers given at threshold 0: at each threshold the
+ * share of claims given a verdict (anything but NOT_ENOUGH_INFO), the precision of those verdicts
+ * (the share whose side is the gold label's) and the macro-F1.
+ */
+// The answers are the API's JSON envelopes.
+export function tradeOff(results: readonly { gold: ClaimLabel; answer: any }[]): string[] {
+  return TRADE_OFF_THRESHOLDS.map((t) => {
+    const pairs = results.map((r) => ({ gold: r.gold, predicted: labelAtThreshold(r.answer, t) }));
+    const answered = pairs.filter((p) => p.predicted !== 'NOT_ENOUGH_INFO');
+    const right = answered.filter((p) => p.predicted === p.gold).length;
+    return `    threshold ${t.toFixed(1)}: verdicts ${answered.length} of ${pairs.length} (${(100 * answered.length / Math.max(1, pairs.length)).toFixed(1)} %), `
+      + `precision of verdicts ${(right / Math.max(1, answered.length)).toFixed(3)}, macro-F1 ${classification(pairs).macroF1.toFixed(3)}`;
+  });
+}

@@ -28,7 +28,7 @@ import { analyze, analyzeQuery } from '../../src/text/analyze.js';
 import { idf } from '../../src/ranking/bm25.js';
 import { analyseClaim, FEATURES, pairFeatures } from '../../src/stance/features.js';
 import { STANCES, stanceProbabilities, type StanceModel } from '../../src/stance/model.js';
-import { claimVerdict, type VerdictThresholds } from '../../src/stance/verdict.js';
+import { calibrated, claimVerdict, HEDGED_WEIGHT, type ConfidenceCalibration, type VerdictThresholds } from '../../src/stance/verdict.js';
 import { prng } from '../../test/helpers/prng.js';
 import { loadCorpus } from '../index/scifact.js';
 import { classification, loadClaims, type SciFactClaim } from './scifact-claims.js';
@@ -39,7 +39,14 @@ const L2 = 1e-3;
 const FOLDS = 5;
 /** Cross-validations over different assignments of claims to folds: one alone moves by ±0.02 with where the folds fall. */
 const REPEATS = Number(process.env.REPEATS ?? 5);
+/** How claims are put in folds: by topic (whole topics held out, the default) or by the abstracts they cite only. */
+const HOLD_OUT = (process.env.HOLD_OUT ?? 'topic') as 'topic' | 'abstract';
+/** Topics the training claims are clustered into for the topic hold-out. */
+const TOPICS = 30;
+/** Whether each example is also trained on with its claim's terms weighed alike (UNIFORM=0 turns it off, for comparison). */
+const UNIFORM_WEIGHTS = process.env.UNIFORM !== '0';
 
+const HEDGED = FEATURES.indexOf('sentence hedged');
 const corpus = new Map(loadCorpus().map((doc) => [doc.id, doc]));
 const claims = loadClaims('train');
 
@@ -90,19 +97,28 @@ const retrievedFeatures = claims.map((claim) => {
   return retrieve(claim.claim).flatMap((id) => abstractFeatures(analysed, corpus.get(id)!.sentences));
 });
 
-interface Example { claim: number; features: number[]; stance: number }
+interface Example { claim: number; features: number[]; stance: number; uniform: boolean }
+/**
+ * Every sentence of the cited abstracts, twice: with the claim's terms weighed by the corpus's
+ * idf, as an index that holds the topic weighs them, and with every term weighed alike, as the
+ * service weighs a claim's terms when its index knows none of them (a fresh deployment judging a
+ * claim against the pages it was given). A model trained on the first only leans on idf-weighted
+ * coverage that a short claim judged on an empty index never has. Only the first are evaluated.
+ */
 const examples: Example[] = [];
 claims.forEach((claim, index) => {
-  const analysed = analyseClaim(claim.claim, 'en', termWeights);
-  for (const docId of claim.cited_doc_ids) {
-    const doc = corpus.get(String(docId));
-    if (!doc) continue;
-    const evidence = claim.evidence[String(docId)];
-    abstractFeatures(analysed, doc.sentences).forEach((features, i) => {
-      const rationale = evidence?.sentences.includes(i) ?? false;
-      const stance = rationale ? (evidence!.label === 'SUPPORT' ? 0 : 1) : 2;
-      examples.push({ claim: index, features, stance });
-    });
+  for (const uniform of UNIFORM_WEIGHTS ? [false, true] : [false]) {
+    const analysed = analyseClaim(claim.claim, 'en', uniform ? {} : termWeights);
+    for (const docId of claim.cited_doc_ids) {
+      const doc = corpus.get(String(docId));
+      if (!doc) continue;
+      const evidence = claim.evidence[String(docId)];
+      abstractFeatures(analysed, doc.sentences).forEach((features, i) => {
+        const rationale = evidence?.sentences.includes(i) ?? false;
+        const stance = rationale ? (evidence!.label === 'SUPPORT' ? 0 : 1) : 2;
+        examples.push({ claim: index, features, stance, uniform });
+      });
+    }
   }
 });
 
@@ -144,12 +160,12 @@ function train(set: readonly Example[]): StanceModel {
 }
 
 /** Per claim, each of its sentences' stance probabilities under `model`. */
-function sentenceProbabilities(model: StanceModel, subset: ReadonlySet<number>): Map<number, number[][]> {
+function sentenceProbabilities(model: StanceModel, subset: ReadonlySet<number>, uniform = false): Map<number, number[][]> {
   const byClaim = new Map<number, number[][]>();
   for (const example of examples) {
-    if (!subset.has(example.claim)) continue;
+    if (!subset.has(example.claim) || example.uniform !== uniform) continue;
     if (!byClaim.has(example.claim)) byClaim.set(example.claim, []);
-    byClaim.get(example.claim)!.push(stanceProbabilities(model, example.features));
+    byClaim.get(example.claim)!.push([...stanceProbabilities(model, example.features), example.features[HEDGED]!]);
   }
   return byClaim;
 }
@@ -160,14 +176,16 @@ function sentenceProbabilities(model: StanceModel, subset: ReadonlySet<number>):
  */
 function outOfFold(folds: readonly number[]) {
   const cited = new Map<number, number[][]>();
+  const alike = new Map<number, number[][]>();
   const retrieved = new Map<number, number[][]>();
   for (let fold = 0; fold < FOLDS; fold++) {
     const held = new Set(claims.map((_, i) => i).filter((i) => folds[i] === fold));
     const model = train(examples.filter((e) => !held.has(e.claim)));
     for (const [claim, probabilities] of sentenceProbabilities(model, held)) cited.set(claim, probabilities);
-    for (const claim of held) retrieved.set(claim, retrievedFeatures[claim]!.map((f) => stanceProbabilities(model, f)));
+    if (UNIFORM_WEIGHTS) for (const [claim, probabilities] of sentenceProbabilities(model, held, true)) alike.set(claim, probabilities);
+    for (const claim of held) retrieved.set(claim, retrievedFeatures[claim]!.map((f) => [...stanceProbabilities(model, f), f[HEDGED]!]));
   }
-  return { cited, retrieved };
+  return { cited, alike, retrieved };
 }
 
 /**
@@ -189,6 +207,14 @@ function foldsByAbstract(list: readonly SciFactClaim[], seed: number): number[] 
   });
   const groups = new Map<number, number[]>();
   list.forEach((_, i) => groups.set(root(i), [...(groups.get(root(i)) ?? []), i]));
+  if (HOLD_OUT === 'topic') {
+    // Whole topics held out: the groups clustered by what their claims and cited titles speak of,
+    // each topic's groups merged into one.
+    const members = [...groups.values()];
+    const topics = topicsOf(members, seed);
+    groups.clear();
+    members.forEach((group, g) => groups.set(topics[g]!, [...(groups.get(topics[g]!) ?? []), ...group]));
+  }
   // Largest groups first (groups of one size in an order drawn from the seed), each to the fold with fewest claims so far.
   const random = prng(seed);
   const drawn = new Map([...groups.values()].map((members) => [members, random()]));
@@ -202,15 +228,136 @@ function foldsByAbstract(list: readonly SciFactClaim[], seed: number): number[] 
   return folds;
 }
 
-/** Per claim, its best support and best contradiction: all a verdict reads of its sentences. */
+/**
+ * The topic of each group of claims (claims citing a common abstract): spherical k-means over
+ * tf-idf vectors of the group's claims and the titles of the abstracts they cite, TOPICS
+ * clusters, starting from groups drawn with `seed`. Held out whole, a topic's claims (one gene,
+ * one drug, one disease) are judged by a model that never saw its vocabulary, as claims of
+ * another field are.
+ */
+function topicsOf(groups: readonly number[][], seed: number): number[] {
+  const vectors = groups.map((group) => {
+    const tf = new Map<string, number>();
+    for (const i of group) {
+      const claim = claims[i]!;
+      const titles = claim.cited_doc_ids.map((id) => corpus.get(String(id))?.title ?? '').join(' ');
+      for (const term of analyze(`${claim.claim} ${titles}`, 'en')) tf.set(term, (tf.get(term) ?? 0) + 1);
+    }
+    const vector = new Map([...tf].map(([term, n]) => [term, n * (termWeights[term] ?? 0)]));
+    const norm = Math.sqrt([...vector.values()].reduce((sum, v) => sum + v * v, 0)) || 1;
+    for (const [term, v] of vector) vector.set(term, v / norm);
+    return vector;
+  });
+  const random = prng(1000 + seed);
+  let centroids = Array.from({ length: TOPICS }, () => new Map(vectors[Math.floor(random() * vectors.length)]!));
+  let assignment = new Array<number>(vectors.length).fill(0);
+  for (let round = 0; round < 15; round++) {
+    assignment = vectors.map((vector) => {
+      let best = 0;
+      let bestScore = -Infinity;
+      centroids.forEach((centroid, k) => {
+        let score = 0;
+        for (const [term, v] of vector) score += v * (centroid.get(term) ?? 0);
+        if (score > bestScore) [best, bestScore] = [k, score];
+      });
+      return best;
+    });
+    centroids = centroids.map((old, k) => {
+      const sum = new Map<string, number>();
+      vectors.forEach((vector, g) => {
+        if (assignment[g] !== k) return;
+        for (const [term, v] of vector) sum.set(term, (sum.get(term) ?? 0) + v);
+      });
+      if (sum.size === 0) return old;
+      const norm = Math.sqrt([...sum.values()].reduce((total, v) => total + v * v, 0)) || 1;
+      for (const [term, v] of sum) sum.set(term, v / norm);
+      return sum;
+    });
+  }
+  return assignment;
+}
+
+/**
+ * Per claim, its best support and best contradiction: all a verdict reads of its sentences; then
+ * what each of those two sentences is worth as the service reports it (a hedged one's times
+ * HEDGED_WEIGHT), which the confidence is calibrated on.
+ */
 function bestSides(setting: Map<number, number[][]>): Map<number, number[][]> {
   const best = new Map<number, number[][]>();
   claims.forEach((_, i) => {
     const sentences = setting.get(i) ?? [];
-    best.set(i, [[Math.max(0, ...sentences.map((p) => p[0]!)), Math.max(0, ...sentences.map((p) => p[1]!))]]);
+    const top = (side: number) => sentences.reduce<number[] | undefined>((b, p) => (!b || p[side]! > b[side]! ? p : b), undefined);
+    const worth = (side: number) => { const t = top(side); return t ? t[side]! * (t[3] ? HEDGED_WEIGHT : 1) : 0; };
+    best.set(i, [[top(0)?.[0] ?? 0, top(1)?.[1] ?? 0, worth(0), worth(1)]]);
   });
   return best;
 }
+
+/**
+ * The confidence reported for a verdict, as the chance that it is right: for each side, a
+ * logistic map of what its best sentence is worth (Platt scaling), fitted on the out-of-fold
+ * verdicts of every cross-validation run: whether each verdict of that side was the claim's gold
+ * label. Newton's method on two parameters per side.
+ */
+function fitCalibration(runs: readonly Map<number, number[][]>[], thresholds: VerdictThresholds): ConfidenceCalibration {
+  const fit = (side: 'SUPPORT' | 'CONTRADICT') => {
+    const points: [number, number][] = [];
+    for (const sides of runs) {
+      claims.forEach((claim, i) => {
+        const [best] = sides.get(i)!;
+        if (claimVerdict([best!], thresholds) !== side) return;
+        points.push([best![side === 'SUPPORT' ? 2 : 3]!, claim.label === side ? 1 : 0]);
+      });
+    }
+    let [a, b] = [0, 1];
+    for (let iteration = 0; iteration < 50; iteration++) {
+      let [ga, gb, haa, hab, hbb] = [0, 0, 1e-6, 0, 1e-6];
+      for (const [x, y] of points) {
+        const p = 1 / (1 + Math.exp(-(a + b * x)));
+        ga += p - y;
+        gb += (p - y) * x;
+        const w = p * (1 - p);
+        haa += w;
+        hab += w * x;
+        hbb += w * x * x;
+      }
+      const det = haa * hbb - hab * hab;
+      a -= (hbb * ga - hab * gb) / det;
+      b -= (haa * gb - hab * ga) / det;
+    }
+    return [round(a), round(b)] as [number, number];
+  };
+  return { support: fit('SUPPORT'), contradiction: fit('CONTRADICT') };
+}
+
+/**
+ * What each confidence_threshold trades on the out-of-fold verdicts (thresholds as chosen, the
+ * confidence calibrated): the share of claims given a verdict, the precision of those verdicts
+ * and the macro-F1, averaged over the runs.
+ */
+function tradeOffTable(runs: readonly Map<number, number[][]>[], thresholds: VerdictThresholds, calibration: ConfidenceCalibration): number {
+  const rows: { t: number; macroF1: number }[] = [];
+  for (const t of [0, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8]) {
+    const figures = runs.map((sides) => {
+      const pairs = claims.map((claim, i) => {
+        const [best] = sides.get(i)!;
+        const verdict = claimVerdict([best!], thresholds);
+        const confidence = verdict === 'SUPPORT' ? calibrated(best![2]!, calibration.support) : verdict === 'CONTRADICT' ? calibrated(best![3]!, calibration.contradiction) : 0;
+        return { gold: claim.label, predicted: verdict !== 'NOT_ENOUGH_INFO' && confidence >= t ? verdict : 'NOT_ENOUGH_INFO' as const };
+      });
+      const answered = pairs.filter((p) => p.predicted !== 'NOT_ENOUGH_INFO');
+      return [answered.length / pairs.length, answered.filter((p) => p.predicted === p.gold).length / Math.max(1, answered.length), classification(pairs).macroF1];
+    });
+    const mean = (k: number) => figures.reduce((sum, f) => sum + f[k]!, 0) / figures.length;
+    console.log(`  confidence_threshold ${t.toFixed(2)}: verdicts ${(100 * mean(0)).toFixed(1)} % of claims, precision of verdicts ${mean(1).toFixed(3)}, macro-F1 ${mean(2).toFixed(3)}`);
+    rows.push({ t, macroF1: mean(2) });
+  }
+  // The default: the highest threshold that costs no more than DEFAULT_TOLERANCE of the best macro-F1 (more precise verdicts for free).
+  const best = Math.max(...rows.map((r) => r.macroF1));
+  return Math.max(...rows.filter((r) => r.macroF1 >= best - DEFAULT_TOLERANCE).map((r) => r.t));
+}
+/** How much macro-F1 the default threshold may cost against the best one, out of fold. */
+const DEFAULT_TOLERANCE = 0.005;
 
 function evaluate(setting: Map<number, number[][]>, subset: readonly number[], thresholds: (claim: number) => VerdictThresholds) {
   return classification(subset.map((i) => ({ gold: claims[i]!.label, predicted: claimVerdict(setting.get(i)!, thresholds(i)) })));
@@ -233,10 +380,13 @@ console.log(`training claims: ${claims.length}, sentence examples: ${examples.le
 const everyClaim = claims.map((_, i) => i);
 const repeats = Array.from({ length: REPEATS }, (_, seed) => {
   const folds = foldsByAbstract(claims, seed);
+  const sizes = Array.from({ length: FOLDS }, (_, fold) => folds.filter((f) => f === fold).length);
+  console.log(`folds (${HOLD_OUT === 'topic' ? `whole topics of ${TOPICS} held out` : 'claims citing a common abstract together'}), run ${seed + 1}: ${sizes.join(', ')} claims`);
   return { folds, predictions: outOfFold(folds) };
 });
 let chosen: VerdictThresholds | undefined;
-for (const [setting, name] of [['cited', `abstracts the claim cites`], ['retrieved', `top ${RETRIEVED} abstracts by BM25`]] as const) {
+const settings = [['cited', 'abstracts the claim cites'], ['alike', 'abstracts the claim cites, its terms weighed alike (as on an empty index)'], ['retrieved', `top ${RETRIEVED} abstracts by BM25`]] as const;
+for (const [setting, name] of settings.filter(([setting]) => setting !== 'alike' || UNIFORM_WEIGHTS)) {
   // The figures printed are nested: each fold judged with thresholds chosen on the other folds' claims.
   const reports = repeats.map(({ folds, predictions }) => {
     const sides = bestSides(predictions[setting]);
@@ -250,12 +400,19 @@ for (const [setting, name] of [['cited', `abstracts the claim cites`], ['retriev
     + `thresholds chosen on all claims: minimum ${chosen.minimum}, contradiction margin ${chosen.contradictionMargin}`);
   reports[0]!.perLabel.forEach((l, k) => console.log(`  ${l.label.padEnd(16)} P ${mean((r) => r.perLabel[k]!.precision).toFixed(3)} R ${mean((r) => r.perLabel[k]!.recall).toFixed(3)} F1 ${mean((r) => r.perLabel[k]!.f1).toFixed(3)}`));
 }
+// The confidence calibrated on the retrieval setting's out-of-fold verdicts, as the service judges claims.
+const runs = repeats.map((r) => bestSides(r.predictions.retrieved));
+const calibration = fitCalibration(runs, chosen!);
+console.log(`confidence calibration (P(right) = 1 / (1 + e^-(a + b·p))): support a ${calibration.support[0]}, b ${calibration.support[1]}; contradiction a ${calibration.contradiction[0]}, b ${calibration.contradiction[1]}`);
+console.log('what a confidence_threshold trades, out of fold with retrieval (calibrated on the same verdicts, so slightly flattering):');
+const suggested = tradeOffTable(runs, chosen!, calibration);
+console.log(`default confidence_threshold suggested (the highest within ${DEFAULT_TOLERANCE} of the best macro-F1 above; schemas/validate.request.json holds the default): ${suggested}`);
 
 const model = train(examples);
 const target = process.env.OUT ?? path.join(PROJECT_ROOT, 'src', 'stance', 'model-weights.ts');
 fs.writeFileSync(target, `// Written by bench/validate/train-stance.ts from SciFact's training claims (${claims.length}); do not edit by hand.
 import type { StanceModel } from './model.js';
-import type { VerdictThresholds } from './verdict.js';
+import type { ConfidenceCalibration, VerdictThresholds } from './verdict.js';
 
 export const STANCE_MODEL: StanceModel = {
   features: [${FEATURES.map((f) => `'${f}'`).join(', ')}],
@@ -265,6 +422,8 @@ ${model.weights.map((row, s) => `    // ${STANCES[s]}\n    [${row.map(round).joi
 };
 
 export const VERDICT_THRESHOLDS: VerdictThresholds = { minimum: ${chosen!.minimum}, contradictionMargin: ${chosen!.contradictionMargin} };
+
+export const CONFIDENCE_CALIBRATION: ConfidenceCalibration = { support: [${calibration.support.join(', ')}], contradiction: [${calibration.contradiction.join(', ')}] };
 `);
 console.log(`weights written to ${path.relative(PROJECT_ROOT, target)}`);
 

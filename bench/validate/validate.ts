@@ -11,7 +11,9 @@
  *  - without `sources`: the service finds its own evidence in the index;
  *  - with the abstracts each claim cites passed as `sources`, served as pages by a local server,
  *    so retrieval errors and stance errors can be told apart.
- * Each asks for the model's own verdict (options.confidence_threshold 0). Results map to SciFact's
+ * Each runs twice: with default options (as a client that sets none is answered) and with the
+ * model's own verdict (options.confidence_threshold 0), whose answers also give the table of what
+ * each threshold trades (verdicts given against their precision). Results map to SciFact's
  * labels: VERIFIED and LIKELY_TRUE → SUPPORT; FALSE and LIKELY_FALSE → CONTRADICT; DISPUTED →
  * the side of the more confident evidence item; UNVERIFIED, and a claim refused as vague or
  * without readable sources → NOT_ENOUGH_INFO. Printed: accuracy, per-label precision, recall and
@@ -30,7 +32,7 @@ import { createDatabase, databaseUrl as urlOf } from '../../test/helpers/databas
 import { apiDocument, loadCorpus, scifactId } from '../index/scifact.js';
 import { unlimitedPlan } from '../unlimited-plan.js';
 import { percentile } from '../percentile.js';
-import { answerLabel, classification, loadClaims, type SciFactClaim } from './scifact-claims.js';
+import { answerLabel, classification, loadClaims, tradeOff, type SciFactClaim } from './scifact-claims.js';
 import { runOodBench } from './ood-claims.js';
 
 const REUSE = process.argv.includes('--reuse');
@@ -80,14 +82,14 @@ const pagesUrl = `http://127.0.0.1:${(pages.address() as { port: number }).port}
 
 const claims = loadClaims(SPLIT);
 
-async function run(name: string, body: (claim: SciFactClaim) => Record<string, unknown>) {
+async function run(name: string, body: (claim: SciFactClaim) => Record<string, unknown>, options: Record<string, unknown> | undefined) {
   const pending = [...claims];
   const results: { claim: SciFactClaim; answer: any; ms: number }[] = [];
   const started = performance.now();
   await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
     for (let claim = pending.shift(); claim; claim = pending.shift()) {
       const t = performance.now();
-      const answer = await post('/v1/validate', { ...body(claim), options: { confidence_threshold: 0 } }, key);
+      const answer = await post('/v1/validate', { ...body(claim), ...(options ? { options } : {}) }, key);
       results.push({ claim, answer, ms: performance.now() - t });
     }
   }));
@@ -107,10 +109,20 @@ async function run(name: string, body: (claim: SciFactClaim) => Record<string, u
   for (const l of report.perLabel) console.log(`  ${l.label.padEnd(16)} P ${l.precision.toFixed(3)} R ${l.recall.toFixed(3)} F1 ${l.f1.toFixed(3)}`);
   console.log(`  evidence recall: ${found.length} of ${withEvidence.length} claims with gold evidence have a gold abstract among the evidence items (${(found.length / withEvidence.length).toFixed(3)})`);
   console.log(`  latency through the API: p50 ${percentile(latencies, 50).toFixed(0)} ms, p95 ${percentile(latencies, 95).toFixed(0)} ms`);
+  const verdicts = results.filter((r) => r.answer.success).map((r) => r.answer.data.validation_result as string);
+  console.log(`  UNVERIFIED: ${verdicts.filter((v) => v === 'UNVERIFIED').length} of ${results.length}`);
+  if (options?.confidence_threshold === 0) {
+    console.log('  what a confidence_threshold would trade (from these answers):');
+    for (const line of tradeOff(results.map((r) => ({ gold: r.claim.label, answer: r.answer })))) console.log(line);
+  }
 }
 
-await run('without sources (the index finds the evidence)', (claim) => ({ claim: claim.claim }));
-await run('with the cited abstracts as sources (local pages)', (claim) => ({ claim: claim.claim, sources: [...new Set(claim.cited_doc_ids)].map((id) => `${pagesUrl}/doc/${id}`) }));
+const withoutSources = (claim: SciFactClaim) => ({ claim: claim.claim });
+const withCited = (claim: SciFactClaim) => ({ claim: claim.claim, sources: [...new Set(claim.cited_doc_ids)].map((id) => `${pagesUrl}/doc/${id}`) });
+await run('without sources (the index finds the evidence), default options', withoutSources, undefined);
+await run('without sources (the index finds the evidence), confidence_threshold 0', withoutSources, { confidence_threshold: 0 });
+await run('with the cited abstracts as sources (local pages), default options', withCited, undefined);
+await run('with the cited abstracts as sources (local pages), confidence_threshold 0', withCited, { confidence_threshold: 0 });
 
 // The out-of-domain set, reported apart from SciFact (ood-claims.ts): with a live key, whose index here is empty.
 const liveKey: string = (await post('/v1/auth/keys', { name: 'bench-validate-ood', mode: 'live' }, TEST_KEY)).data.key;

@@ -54,6 +54,8 @@ export function combineJudgements(builtin: JudgeClaimOutput, judgements: Readonl
     verdict: claimVerdict(decisive.map((s) => [s.verdictSupport, s.verdictContradiction]), VERDICT_THRESHOLDS),
     support: Math.max(0, ...decisive.map((s) => s.support)),
     contradiction: Math.max(0, ...decisive.map((s) => s.contradiction)),
+    verdictSupport: Math.max(0, ...decisive.map((s) => s.verdictSupport)),
+    verdictContradiction: Math.max(0, ...decisive.map((s) => s.verdictContradiction)),
     sources,
   };
 }

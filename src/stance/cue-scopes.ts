@@ -1,5 +1,6 @@
 import { analyze } from '../text/analyze.js';
-import { directionOf, negates, wordsOf } from './cues.js';
+import { degreeOfPrevious, directionOf, hedges, negates, wordsOf } from './cues.js';
+import { canonicalTerms } from './synonyms.js';
 
 /**
  * What the direction words and negations of a text bear on: the analysed terms near each. A
@@ -12,9 +13,15 @@ export interface Scopes {
   directed: { sign: number; terms: Set<string> }[];
   /** The terms within reach after a negation ("did not lower [blood pressure]"). */
   negated: Set<string>;
+  /** The terms within reach after a hedge ("may lower [blood pressure]"). */
+  hedged: Set<string>;
 }
 
-/** Words after a claim's direction word that name what it moves ("reduces [blood pressure]"): claims are short and name it there. */
+/**
+ * Words after a claim's direction word that name what it moves ("reduces [blood pressure]"):
+ * claims are short and name it there; or, when nothing follows, as many before it, of which a
+ * predicative word speaks ("[e-cigarettes] are harmful").
+ */
 const OBJECT_WORDS = 4;
 /** Words either side of a sentence's direction word, or after a negation, that it may bear on (active and passive voice). */
 const REACH = 5;
@@ -25,17 +32,20 @@ export function scopesOf(text: string, language: string | null, role: 'claim' | 
   const words = wordsOf(text.toLowerCase().replace(/’/g, "'"));
   const analysed = new Map<string, string[]>();
   const termsOf = (span: readonly string[]) => span.filter((word) => directionOf(word) === 0).flatMap((word) => {
-    if (!analysed.has(word)) analysed.set(word, analyze(word, language));
+    if (!analysed.has(word)) analysed.set(word, canonicalTerms(analyze(word, language), language));
     return analysed.get(word)!;
   });
-  const scopes: Scopes = { directed: [], negated: new Set() };
+  const scopes: Scopes = { directed: [], negated: new Set(), hedged: new Set() };
   words.forEach((word, i) => {
     if (negates(word)) for (const term of termsOf(words.slice(i + 1, i + 1 + REACH))) scopes.negated.add(term);
-    const sign = directionOf(word);
+    if (hedges(word)) for (const term of termsOf(words.slice(i + 1, i + 1 + REACH))) scopes.hedged.add(term);
+    const sign = degreeOfPrevious(words, i) ? 0 : directionOf(word);
     if (sign === 0) return;
     const turned = words.slice(Math.max(0, i - NEGATION_REACH), i).filter(negates).length % 2 === 1;
     const span = role === 'claim' ? words.slice(i + 1, i + 1 + OBJECT_WORDS) : [...words.slice(Math.max(0, i - REACH), i), ...words.slice(i + 1, i + 1 + REACH)];
-    const terms = new Set(termsOf(span));
+    let terms = new Set(termsOf(span));
+    // A claim that ends on its direction word says it of what comes before: "vaccines are [safe]".
+    if (role === 'claim' && terms.size === 0) terms = new Set(termsOf(words.slice(Math.max(0, i - OBJECT_WORDS), i)));
     if (terms.size > 0) scopes.directed.push({ sign: turned ? -sign : sign, terms });
   });
   return scopes;
@@ -63,5 +73,11 @@ export function alignedDirection(claim: Scopes, sentence: Scopes): number {
 /** Whether a negation of the text bears on one of `terms`. */
 export function negatesAny(scopes: Scopes, terms: ReadonlyMap<string, number>): boolean {
   for (const term of scopes.negated) if (terms.has(term)) return true;
+  return false;
+}
+
+/** Whether a hedge of the text bears on one of `terms` ("may [lower] blood pressure"). */
+export function hedgesAny(scopes: Scopes, terms: ReadonlyMap<string, number>): boolean {
+  for (const term of scopes.hedged) if (terms.has(term)) return true;
   return false;
 }

@@ -1,3 +1,5 @@
+import { stemmerFor } from '../text/stemmers.js';
+
 /**
  * The words a stance turns on, read off a sentence (English; other languages get none of these
  * cues and are judged on overlap alone): negation, the direction of an effect, hedging, and
@@ -32,6 +34,12 @@ const UP = [
   'faster', 'heavier', 'prolong', 'prolongs', 'prolonged', 'strengthen', 'strengthens', 'strengthened', 'overestimate',
   'overestimates', 'overestimated', 'restore', 'restores', 'restored', 'facilitate', 'facilitates', 'facilitated',
   'potentiate', 'potentiates', 'potentiated', 'better', 'beneficial', 'benefit', 'benefits',
+  // The pairs of the issue that are not about amounts: cause / prevent, safe / harmful,
+  // effective / ineffective ("ineffective" is a negation), warmer / colder, grow / shrink.
+  'cause', 'causes', 'caused', 'causing', 'safe', 'safer', 'safest', 'effective', 'efficacious', 'warmer', 'warming',
+  'hotter', 'expand', 'expands', 'expanded',
+  // Comparatives and verbs of popular writing ("boosts", "soars"): bigger / smaller …
+  'bigger', 'thicker', 'wider', 'deeper', 'costlier', 'soar', 'soars', 'soared', 'surge', 'surges', 'surged',
 ];
 const DOWN = [
   'decrease', 'decreases', 'decreased', 'decreasing', 'reduce', 'reduces', 'reduced', 'reducing', 'reduction', 'lower',
@@ -47,9 +55,63 @@ const DOWN = [
   'eliminated', 'weaken', 'weakens', 'weakened', 'underestimate', 'underestimates', 'underestimated', 'slower',
   'shorten', 'shortens', 'shortened', 'delay', 'delays', 'delayed', 'dampen', 'dampens', 'dampened', 'detrimental',
   'harm', 'harms', 'harmful', 'damage', 'damages', 'damaged', 'poor', 'poorly',
+  'protect', 'protects', 'protected', 'protective', 'unsafe', 'dangerous', 'toxic', 'colder', 'cooler', 'cooling',
+  'shrink', 'shrinks', 'shrank', 'shrinking', 'cure', 'cures', 'cured',
+  'thinner', 'narrower', 'shallower', 'cheaper', 'lighter', 'cut', 'cuts', 'slash', 'slashes', 'slashed', 'hurt', 'hurts',
+  'plunge', 'plunges', 'plunged', 'plummet', 'plummets', 'plummeted',
 ];
 for (const word of UP) DIRECTIONS.set(word, 1);
 for (const word of DOWN) DIRECTIONS.set(word, -1);
+
+/**
+ * The direction words' English stems, for the inflected forms the lists leave out ("rising",
+ * "lowering", "boosted"): a word ending in -s, -ed or -ing whose stem is a listed word's takes
+ * its sign. Only inflections: derived words share stems with words that give no direction
+ * ("activity" and "activate", "promoter" and "promote"), and "positive" / "negative" share theirs
+ * with "position" / "negation", so those two are left out.
+ */
+const STEM = stemmerFor('en')!;
+const DIRECTION_STEMS = new Map<string, 1 | -1>();
+for (const [word, sign] of DIRECTIONS) {
+  if (word.startsWith('positiv') || word.startsWith('negativ')) continue;
+  const stem = STEM(word);
+  if (!DIRECTION_STEMS.has(stem)) DIRECTION_STEMS.set(stem, sign);
+  else if (DIRECTION_STEMS.get(stem) !== sign) DIRECTION_STEMS.delete(stem);
+}
+const INFLECTED = /(?:s|ed|ing)$/;
+
+/** The sign of a word, listed or an inflection of a listed one; undefined when it gives no direction. */
+function signOf(word: string): 1 | -1 | undefined {
+  const listed = DIRECTIONS.get(word);
+  if (listed !== undefined || !INFLECTED.test(word) || word.length < 5) return listed;
+  return DIRECTION_STEMS.get(STEM(word));
+}
+
+/** Words that say the evidence is unsettled: a statement of them is no finding either way. */
+const UNCERTAIN = new Set([
+  'unclear', 'uncertain', 'uncertainty', 'inconclusive', 'unknown', 'unproven', 'mixed', 'conflicting', 'controversial',
+  'debated', 'disputed', 'contested', 'unsettled', 'undetermined', 'speculative', 'unresolved',
+]);
+/**
+ * The same said in several words: "it is not known whether", "not yet clear", "more research is
+ * needed", "the evidence is limited".
+ */
+const UNCERTAIN_PHRASES = [
+  /\bnot (?:yet |fully |well )?(?:known|clear|certain|established|understood|proven)\b/,
+  /\b(?:more|further|additional) (?:research|studies|study|trials|evidence) (?:is |are )?(?:needed|required)\b/,
+  /\b(?:evidence|results|findings|data) (?:is |are |was |were |remains? )(?:still )?(?:limited|weak|mixed|inconsistent|insufficient|lacking|sparse)\b/,
+];
+
+/**
+ * Degree words that, right after a direction word, say how much of it there was rather than a
+ * direction of their own: "lost more weight" is a loss, "raised blood pressure less" a rise.
+ */
+const DEGREES = new Set(['more', 'less', 'fewer', 'greater', 'most', 'least']);
+
+/** Whether words[i] is a degree word right after a direction word (which then counts alone). */
+export function degreeOfPrevious(words: readonly string[], i: number): boolean {
+  return i > 0 && DEGREES.has(words[i]!) && signOf(words[i - 1]!) !== undefined;
+}
 
 /** Words that weaken a statement to a possibility. */
 const HEDGES = new Set([
@@ -85,6 +147,8 @@ export interface Cues {
   /** The direction words themselves. */
   directionWords: string[];
   hedged: boolean;
+  /** Whether it says the evidence is unsettled ("unclear", "inconclusive", "mixed"): no finding either way. */
+  uncertain: boolean;
   /** The numbers stated with what they count (percentages keep their value: "12%" is 12 "%"). */
   quantities: Quantity[];
 }
@@ -140,23 +204,54 @@ export function cuesOf(text: string): Cues {
   let negations = 0;
   let direction = 0;
   let hedged = false;
+  let uncertain = false;
   const directionWords: string[] = [];
-  for (const word of wordsOf(lower)) {
+  const words = wordsOf(lower);
+  words.forEach((word, i) => {
     if (negates(word)) negations++;
-    const sign = DIRECTIONS.get(word);
+    if (UNCERTAIN.has(word)) uncertain = true;
+    const sign = degreeOfPrevious(words, i) ? undefined : signOf(word);
     if (sign !== undefined) {
       direction += sign;
       directionWords.push(word);
     }
     if (HEDGES.has(word)) hedged = true;
-  }
-  for (const match of lower.matchAll(NUMBERS)) {
-    const value = Number(`${match[1]!.replace(/,/g, '')}${match[2] ? `.${match[2]}` : ''}`);
+  });
+  const spelled = spelledOut(lower);
+  for (const match of spelled.matchAll(NUMBERS)) {
+    let value = Number(`${match[1]!.replace(/,/g, '')}${match[2] ? `.${match[2]}` : ''}`);
+    let word = match[4];
+    let decimal = match[2] !== undefined;
+    // "4.6 billion years" is 4,600,000,000 years: a scale word multiplies, and what follows it is the unit.
+    const scale = word === undefined ? undefined : SCALES.get(word);
+    if (scale !== undefined) {
+      value *= scale;
+      decimal = true;
+      word = /^[ \t\u00a0-]+(\p{L}+)/u.exec(spelled.slice(match.index + match[0].length))?.[1];
+    }
     if (Number.isFinite(value)) {
-      quantities.push({ value, unit: unitOf(value, match[1]!, match[2] !== undefined, match[3], match[4], lower.slice(Math.max(0, match.index - 12), match.index)) });
+      quantities.push({ value, unit: unitOf(value, match[1]!, decimal, match[3], word, spelled.slice(Math.max(0, match.index - 12), match.index)) });
     }
   }
-  return { negations, direction: Math.sign(direction), directionWords, hedged, quantities };
+  if (!uncertain) uncertain = UNCERTAIN_PHRASES.some((phrase) => phrase.test(lower));
+  return { negations, direction: Math.sign(direction), directionWords, hedged, uncertain, quantities };
+}
+
+/** Words that scale the number before them. */
+const SCALES = new Map([['thousand', 1e3], ['million', 1e6], ['billion', 1e9], ['trillion', 1e12]]);
+
+/** Numbers written as words, read as the digits would be ("eight minutes" as "8 minutes"). */
+const NUMBER_WORDS = new Map(['two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve',
+  'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty'].map((word, n) => [word, n + 2] as const));
+for (const [word, n] of [['thirty', 30], ['forty', 40], ['fifty', 50], ['sixty', 60], ['seventy', 70], ['eighty', 80], ['ninety', 90], ['hundred', 100]] as const) NUMBER_WORDS.set(word, n);
+const NUMBER_WORD = new RegExp(`(?<![\\p{L}\\d])(${[...NUMBER_WORDS.keys()].join('|')})(?![\\p{L}\\d])`, 'gu');
+
+/**
+ * The text with numbers written as words in digits, so that the quantities read them alike.
+ * "One" is left as a word: as often a pronoun ("one of them", "no one") as a count.
+ */
+function spelledOut(lower: string): string {
+  return lower.replace(NUMBER_WORD, (word) => String(NUMBER_WORDS.get(word)));
 }
 
 /** Words after which a number is a point in time ("in", "since", "until" … 2021), at the end of the text before it. */
@@ -180,15 +275,51 @@ function unitOf(value: number, written: string, decimal: boolean, percent: strin
 export function quantityMatch(claim: readonly Quantity[], sentence: readonly Quantity[]): 'agree' | 'conflict' | 'none' {
   let agree = false;
   for (const q of claim) {
-    const sameUnit = q.unit === '' ? [] : sentence.filter((s) => s.unit === q.unit);
+    const sameUnit = q.unit === '' ? [] : sentence.filter((s) => s.unit === q.unit || sameDimension(q.unit, s.unit));
     if (sameUnit.length > 0) {
-      if (!sameUnit.some((s) => s.value === q.value)) return 'conflict';
+      if (!sameUnit.some((s) => sameAmount(q, s))) return 'conflict';
       agree = true;
     } else if (sentence.some((s) => s.value === q.value && (s.unit === '' || q.unit === ''))) {
       agree = true;
     }
   }
   return agree ? 'agree' : 'none';
+}
+
+/**
+ * Units of measurement as the cues read them (the word after a number, a plural -s dropped),
+ * with their dimension and size in that dimension's base unit, so that "8.3 minutes" is
+ * compared with "8 seconds" and "1.6 km" with "1 mile": a quantity in another unit of the same
+ * dimension agrees within UNIT_TOLERANCE (conversions are rounded in writing) and conflicts
+ * beyond it.
+ */
+const UNITS = new Map<string, [string, number]>([
+  ['second', ['time', 1]], ['sec', ['time', 1]], ['minute', ['time', 60]], ['min', ['time', 60]], ['hour', ['time', 3600]],
+  ['day', ['time', 86_400]], ['week', ['time', 604_800]], ['month', ['time', 2_629_800]], ['year', ['time', 31_557_600]],
+  ['decade', ['time', 315_576_000]], ['century', ['time', 3_155_760_000]], ['centurie', ['time', 3_155_760_000]],
+  ['millimetre', ['length', 0.001]], ['millimeter', ['length', 0.001]], ['mm', ['length', 0.001]], ['centimetre', ['length', 0.01]],
+  ['centimeter', ['length', 0.01]], ['cm', ['length', 0.01]], ['metre', ['length', 1]], ['meter', ['length', 1]], ['m', ['length', 1]],
+  ['kilometre', ['length', 1000]], ['kilometer', ['length', 1000]], ['km', ['length', 1000]], ['inch', ['length', 0.0254]],
+  ['inche', ['length', 0.0254]], ['foot', ['length', 0.3048]], ['feet', ['length', 0.3048]], ['ft', ['length', 0.3048]],
+  ['yard', ['length', 0.9144]], ['mile', ['length', 1609.344]],
+  ['microgram', ['mass', 1e-6]], ['mcg', ['mass', 1e-6]], ['µg', ['mass', 1e-6]], ['milligram', ['mass', 0.001]], ['mg', ['mass', 0.001]],
+  ['gram', ['mass', 1]], ['g', ['mass', 1]], ['kilogram', ['mass', 1000]], ['kg', ['mass', 1000]], ['pound', ['mass', 453.592]],
+  ['lb', ['mass', 453.592]], ['ounce', ['mass', 28.3495]], ['oz', ['mass', 28.3495]], ['tonne', ['mass', 1e6]], ['ton', ['mass', 1e6]],
+]);
+const UNIT_TOLERANCE = 0.1;
+
+function sameDimension(a: string, b: string): boolean {
+  const x = UNITS.get(a);
+  const y = UNITS.get(b);
+  return x !== undefined && y !== undefined && x[0] === y[0];
+}
+
+/** The same value in the same unit, or, in two units of one dimension, within UNIT_TOLERANCE once converted. */
+function sameAmount(a: Quantity, b: Quantity): boolean {
+  if (a.unit === b.unit) return a.value === b.value;
+  const x = a.value * UNITS.get(a.unit)![1];
+  const y = b.value * UNITS.get(b.unit)![1];
+  return Math.abs(x - y) <= UNIT_TOLERANCE * Math.max(Math.abs(x), Math.abs(y));
 }
 
 /**
@@ -211,7 +342,7 @@ export function statesFigures(claim: readonly Quantity[], sentence: readonly Qua
  */
 export function restates(claim: Cues, sentence: Cues): boolean {
   if (quantityMatch(claim.quantities, sentence.quantities) === 'conflict') return false;
-  const own = (a: Cues, b: Cues) => Math.sign(a.directionWords.filter((w) => !b.directionWords.includes(w)).reduce((sum, w) => sum + DIRECTIONS.get(w)!, 0))
+  const own = (a: Cues, b: Cues) => Math.sign(a.directionWords.filter((w) => !b.directionWords.includes(w)).reduce((sum, w) => sum + signOf(w)!, 0))
     * (a.negations % 2 === 1 ? -1 : 1);
   const claimOwn = own(claim, sentence);
   const sentenceOwn = own(sentence, claim);
@@ -226,7 +357,12 @@ export function wordsOf(lower: string): string[] {
 
 /** A word's direction: +1, −1, or 0 for a word that gives none. */
 export function directionOf(word: string): number {
-  return DIRECTIONS.get(word) ?? 0;
+  return signOf(word) ?? 0;
+}
+
+/** Whether a word weakens what follows to a possibility. */
+export function hedges(word: string): boolean {
+  return HEDGES.has(word);
 }
 
 /** Whether a word negates what follows. */

@@ -1,6 +1,7 @@
 import { analyze, analyzeQuery } from '../text/analyze.js';
-import { alignedDirection, negatesAny, scopesOf, type Scopes } from './cue-scopes.js';
+import { alignedDirection, hedgesAny, negatesAny, scopesOf, type Scopes } from './cue-scopes.js';
 import { cuesOf, polarity, quantityMatch, type Cues } from './cues.js';
+import { canonicalTerms } from './synonyms.js';
 
 /** The weight of a claim term the index does not hold: rarer than anything it holds. */
 const UNKNOWN_TERM_WEIGHT = 8;
@@ -17,21 +18,51 @@ export interface AnalysedClaim {
   scopes: Scopes;
   /** The claim's terms but those of its direction words: what a sentence must hold to restate it, reversed or not. */
   content: { weights: Map<string, number>; total: number };
+  /** The analysed terms of the names and figures it states (entities.ts's sense: capitalised words inside it, acronyms, numbers). */
+  entities: Set<string>;
+  /** Its content terms but its entities, each weighing as much: the frame in which an entity could be replaced. */
+  frame: Set<string>;
 }
 
 export function analyseClaim(claim: string, language: string | null, termWeights: Readonly<Record<string, number>>): AnalysedClaim {
-  const terms = analyzeQuery(claim, language);
+  const terms = canonicalTerms(analyzeQuery(claim, language), language);
   const weights = new Map<string, number>();
   for (const term of terms) weights.set(term, termWeights[term] ?? UNKNOWN_TERM_WEIGHT);
   const cues = cuesOf(claim);
   const directionTerms = new Set(cues.directionWords.flatMap((word) => analyze(word, language)));
   const content = new Map([...weights].filter(([term]) => !directionTerms.has(term)));
-  return { weights, total: sum(weights), bigrams: bigramsOf(terms), cues, scopes: scopesOf(claim, language, 'claim'), content: { weights: content, total: sum(content) } };
+  const entities = entityTerms(claim, language);
+  const frame = new Set([...content.keys()].filter((term) => !entities.has(term)));
+  return {
+    weights, total: sum(weights), bigrams: bigramsOf(terms), cues, scopes: scopesOf(claim, language, 'claim'), content: { weights: content, total: sum(content) },
+    entities, frame,
+  };
 }
 
-/** How much of the claim's content (its terms but those of direction words, by weight) a sentence's terms hold. */
-export function contentCoverage(claim: AnalysedClaim, terms: readonly string[]): number {
-  return coverageOf(claim.content, new Set(terms));
+/**
+ * The analysed terms of the names a text states: words capitalised inside a sentence (not its
+ * first word), words in capitals or with a digit ("NASA", "COVID-19", "IL-6"); numbers are left
+ * to the quantities (cues.ts). What a passage about the same frame may state in another's place
+ * ("Saturn" for "Jupiter").
+ */
+export function entityTerms(text: string, language: string | null): Set<string> {
+  const entities = new Set<string>();
+  const words = [...text.matchAll(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu)];
+  // A headline in title case capitalises every word: there only capitals and digits name.
+  const titleCase = words.filter((m) => /^\p{Lu}/u.test(m[0])).length > 0.6 * words.length && words.length > 3;
+  words.forEach((match, i) => {
+    const word = match[0];
+    const before = text.slice(0, match.index).trimEnd();
+    const first = i === 0 || /[.!?:;]$/.test(before);
+    const named = /\p{N}/u.test(word) || (word.length > 1 && word === word.toUpperCase() && /\p{Lu}/u.test(word)) || (!first && !titleCase && /^\p{Lu}/u.test(word));
+    if (named) for (const term of canonicalTerms(analyze(word, language), language)) if (!/^\p{N}/u.test(term)) entities.add(term);
+  });
+  return entities;
+}
+
+/** How much of the claim's content (its terms but those of direction words, by weight) a sentence's analysed terms hold, synonyms as one. */
+export function contentCoverage(claim: AnalysedClaim, terms: readonly string[], language: string | null): number {
+  return coverageOf(claim.content, new Set(canonicalTerms(terms, language)));
 }
 
 function sum(weights: Map<string, number>): number {
@@ -46,6 +77,7 @@ export const FEATURES = [
   'polarity mismatch', 'number conflict', 'number shared', 'sentence hedged', 'sentence negated', 'claim negated',
   'coverage added by the previous sentence', 'direction mismatch after the previous sentence', 'polarity mismatch after the previous sentence',
   'direction mismatch beside claim terms', 'direction agreement beside claim terms', 'negation mismatch beside claim terms',
+  'plain coverage', 'entity coverage', 'entity replaced', 'sentence about the claim', 'hedge beside claim terms', 'claim hedged',
 ] as const;
 
 /**
@@ -61,9 +93,13 @@ export const FEATURES = [
  * terms, when the caller has them; `previous`: the previous sentence's, if any; `cues`: the
  * sentence's cues, when the caller has them.
  */
-export function pairFeatures(claim: AnalysedClaim, sentence: string, language: string | null, terms = analyze(sentence, language), previous: readonly string[] = [], cues = cuesOf(sentence)): number[] {
-  const coverage = coverageOf(claim, new Set(terms));
+export function pairFeatures(claim: AnalysedClaim, sentence: string, language: string | null, analysed = analyze(sentence, language), previousAnalysed: readonly string[] = [], cues = cuesOf(sentence)): number[] {
+  const terms = canonicalTerms(analysed, language);
+  const previous = canonicalTerms(previousAnalysed, language);
+  const present = new Set(terms);
+  const coverage = coverageOf(claim, present);
   const added = previous.length > 0 ? coverageOf(claim, new Set([...terms, ...previous])) - coverage : 0;
+  const alignment = alignmentOf(claim, sentence, language, present);
   let sharedBigrams = 0;
   if (claim.bigrams.size > 0) {
     const bigrams = bigramsOf(terms);
@@ -95,7 +131,37 @@ export function pairFeatures(claim: AnalysedClaim, sentence: string, language: s
     aligned < 0 ? coverage : 0,
     aligned > 0 ? coverage : 0,
     negatesAny(scopes, claim.content.weights) !== (claimNegated === 1) ? coverage : 0,
+    alignment.plain,
+    alignment.entities,
+    alignment.replaced,
+    alignment.precision,
+    hedgesAny(scopes, claim.content.weights) ? coverage : 0,
+    claim.cues.hedged ? 1 : 0,
   ];
+}
+
+/**
+ * How the claim's content lines up with a sentence, weighing each term alike (an index that
+ * knows none of the claim's terms weighs them all alike too): the share of its content terms
+ * present; the share of its entities present (1 when it names none); an entity replaced, when the
+ * sentence holds most of the claim's frame (its content but its entities), misses one of its
+ * entities and names another: the same statement about another body, person or thing, scaled
+ * by the frame's share; and how much of what the sentence says is about the claim (the share of
+ * its own content terms the claim holds): a short passage that restates the claim is all about
+ * it, a long sentence of an abstract mostly about other things.
+ */
+function alignmentOf(claim: AnalysedClaim, sentence: string, language: string | null, present: ReadonlySet<string>) {
+  const content = [...claim.content.weights.keys()];
+  const plain = content.length > 0 ? content.filter((term) => present.has(term)).length / content.length : 0;
+  const entities = claim.entities.size > 0 ? [...claim.entities].filter((term) => present.has(term)).length / claim.entities.size : 1;
+  const frame = claim.frame.size > 0 ? [...claim.frame].filter((term) => present.has(term)).length / claim.frame.size : 0;
+  let replaced = 0;
+  if (entities < 1 && frame >= 0.5) {
+    const own = [...entityTerms(sentence, language)].filter((term) => !claim.weights.has(term));
+    if (own.length > 0) replaced = frame;
+  }
+  const precision = present.size > 0 ? [...present].filter((term) => claim.weights.has(term)).length / present.size : 0;
+  return { plain, entities, replaced, precision };
 }
 
 /** The share of the claim's term weight found among `present`. */

@@ -5,8 +5,8 @@ import { hammingDistance, simhashBands } from '../text/simhash.js';
 import { cuesOf, restates, statesFigures } from './cues.js';
 import { analyseClaim, contentCoverage, FEATURES, pairFeatures } from './features.js';
 import { checkModel, stanceProbabilities, type Stance } from './model.js';
-import { STANCE_MODEL, VERDICT_THRESHOLDS } from './model-weights.js';
-import { claimVerdict, type ClaimVerdict } from './verdict.js';
+import { CONFIDENCE_CALIBRATION, STANCE_MODEL, VERDICT_THRESHOLDS } from './model-weights.js';
+import { calibrated, claimVerdict, HEDGED_WEIGHT, type ClaimVerdict } from './verdict.js';
 
 const MODEL = checkModel(STANCE_MODEL);
 const COVERAGE = FEATURES.indexOf('coverage');
@@ -14,12 +14,16 @@ const COVERAGE = FEATURES.indexOf('coverage');
 const NUMBER_CONFLICT = FEATURES.indexOf('number conflict');
 
 /**
- * Sources the verdict is drawn from: the first ones in the order given (the index's ranking, or
- * the request's order), as many as the thresholds were chosen for (bench/validate/train-stance.ts
- * judges training claims on the top 3 abstracts of a BM25 ranking). Every source still gets its
- * own stance as an evidence item.
+ * Sources of one ranking the verdict is drawn from: the first ones in its order (the index's
+ * ranking of the claim, an engine's results, the index's documents of a domain the client named),
+ * as many as the thresholds were chosen for (bench/validate/train-stance.ts judges training
+ * claims on the top 3 abstracts of a BM25 ranking): further down a ranking, documents are less
+ * and less about the claim, and one of them holding a sentence that reads like a side would
+ * decide against the better-ranked ones. Pages the client named by URL are no ranking's: the
+ * client chose every one of them, and each may decide. Every source still gets its own stance
+ * as an evidence item.
  */
-const VERDICT_SOURCES = 3;
+export const VERDICT_SOURCES = 3;
 
 /**
  * Coverage from which a sentence that gives the claim's quantity another value ("330 metres" for
@@ -48,14 +52,28 @@ const RESTATEMENT_COVERAGE = 0.9;
 const RESTATEMENT_LENGTH = 2;
 
 const HEDGED = FEATURES.indexOf('sentence hedged');
-
 /**
- * What a key sentence that only suggests ("may lower", "suggests", "likely") is worth, as a
- * share of its probability, in the confidence reported for its source and for the claim: a
- * possibility is weaker evidence than a finding. The verdict itself is drawn from the model's
- * probabilities, which already weigh hedging as one of their features.
+ * The share of the claim's frame (its content but its names) a sentence holds when it misses one
+ * of the claim's names and states another (features.ts): a short sentence that holds nearly all
+ * of the frame (RESTATEMENT_COVERAGE, at least two terms of it) says the claim of someone or
+ * something else, and its probability of taking a side goes to contradiction, as a restatement's
+ * goes to the side its cues say.
  */
-const HEDGED_WEIGHT = 0.8;
+const ENTITY_REPLACED = FEATURES.indexOf('entity replaced');
+/**
+ * Coverage from which a short sentence that turns the claim around where the cues bear on its
+ * terms (cue-scopes.ts: a direction word beside what the claim's move pointing the other way, a
+ * negation before its terms where the claim has none, or none where it has one; or another
+ * value of one of the claim's quantities, cues.ts) contradicts it:
+ * a paraphrase short of a restatement, in a sentence short enough (RESTATEMENT_LENGTH) that the
+ * cue cannot belong to another clause. Its probability of taking a side goes to contradiction.
+ */
+const ALIGNED_COVERAGE = 0.6;
+/** The coverage when a hedge bears on the claim's terms ("may [lower] blood pressure"), else 0. */
+const HEDGE_BESIDE = FEATURES.indexOf('hedge beside claim terms');
+const ALIGNED_OPPOSED = FEATURES.indexOf('direction mismatch beside claim terms');
+const NEGATION_BESIDE = FEATURES.indexOf('negation mismatch beside claim terms');
+
 
 /** Simhash distance within which two sources are copies of one text (the index's near-duplicate bound). */
 const COPY_DISTANCE = 3;
@@ -73,6 +91,13 @@ export interface JudgeClaimInput {
   sources: { passages: string[] }[];
   /** Which sources may decide the verdict (primary ones, recent ones); all when absent. */
   eligible?: boolean[];
+  /**
+   * The ranking each source comes from (an id shared by the sources of one ranking, in their
+   * ranked order), or null for a source the client named itself (a URL): of each ranking only
+   * the first VERDICT_SOURCES eligible originals decide, of the named ones every one. When
+   * absent, all sources are one ranking.
+   */
+  rankings?: (number | null)[];
   /** A statistical claim (context.claim_type): only a sentence that states its figures supports it. */
   statistical?: boolean;
   /**
@@ -92,21 +117,28 @@ export interface JudgedSource {
   snippet: string;
   /** Which of the source's passages holds the key sentence (-1: none, a source without sentences). */
   passage: number;
-  /** Its best sentences' probabilities of supporting and of contradicting the claim (a hedged one's times HEDGED_WEIGHT). */
+  /**
+   * The confidence of each side: what its best sentence is worth (its probability, a hedged
+   * one's times HEDGED_WEIGHT), calibrated as the share of such verdicts that were right on
+   * held-out training claims (verdict.ts, calibrated).
+   */
   support: number;
   contradiction: number;
   /** The same unweighted by hedging: what the claim's verdict reads (verdict.ts). */
   verdictSupport: number;
   verdictContradiction: number;
-  /** Whether the claim's verdict is drawn from this source (one of the first VERDICT_SOURCES eligible originals). */
+  /** Whether the claim's verdict is drawn from this source (a named page, or one of the first VERDICT_SOURCES eligible originals of its ranking). */
   decisive: boolean;
 }
 
 export interface JudgeClaimOutput {
   verdict: ClaimVerdict;
-  /** The best support and contradiction among the sources the verdict was drawn from (copies left out). */
+  /** The confidence of the best support and contradiction among the sources the verdict was drawn from (copies left out). */
   support: number;
   contradiction: number;
+  /** Their best sentences' probabilities, as the verdict reads them (DISPUTED is read on these). */
+  verdictSupport: number;
+  verdictContradiction: number;
   sources: JudgedSource[];
 }
 
@@ -125,9 +157,26 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
       const features = pairFeatures(claim, text, language, terms, first ? [] : previous, cues);
       previous = terms;
       const probabilities = stanceProbabilities(MODEL, features);
-      if (terms.length <= RESTATEMENT_LENGTH * claim.weights.size && contentCoverage(claim, terms) >= RESTATEMENT_COVERAGE) {
+      // The rules below read a short sentence's cues as bearing on the claim; one that only
+      // suggests it ("may help") asserts nothing they could settle, and the model decides.
+      const brief = terms.length <= RESTATEMENT_LENGTH * claim.weights.size;
+      const short = brief && features[HEDGE_BESIDE] === 0;
+      if (brief && cues.uncertain) {
+        // "The evidence is unclear": a short sentence about the claim that says it is unsettled takes no side.
+        probabilities[2] = 1;
+        probabilities[0] = probabilities[1] = 0;
+      } else if (short && claim.frame.size >= 2 && features[ENTITY_REPLACED]! >= RESTATEMENT_COVERAGE) {
+        // The claim's statement about another body, person or thing: "Saturn is the largest planet" against "Jupiter is".
+        [probabilities[0], probabilities[1]] = [0, probabilities[0]! + probabilities[1]!];
+      } else if (short && contentCoverage(claim, terms, language) >= RESTATEMENT_COVERAGE) {
         const sided = probabilities[0]! + probabilities[1]!;
         [probabilities[0], probabilities[1]] = restates(claim.cues, cues) ? [sided, 0] : [0, sided];
+      } else if (short && contentCoverage(claim, terms, language) >= ALIGNED_COVERAGE
+        && (features[ALIGNED_OPPOSED]! > 0 || features[NEGATION_BESIDE]! > 0 || features[NUMBER_CONFLICT]! > 0)) {
+        // Most of the claim, said with a direction word beside what the claim's moves pointing
+        // the other way, a negation on its terms that the claim does not have (or without the
+        // one it has), or another value of one of its quantities: the claim turned around.
+        [probabilities[0], probabilities[1]] = [0, probabilities[0]! + probabilities[1]!];
       } else if (features[NUMBER_CONFLICT]! >= QUANTITY_CONFLICT_COVERAGE && probabilities[0]! > probabilities[1]!) {
         [probabilities[0], probabilities[1]] = [probabilities[1]!, probabilities[0]!];
       }
@@ -143,12 +192,21 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
   });
   // The terms already analysed for judging (the first MAX_SENTENCES sentences) tell copies apart.
   const copies = copiesOf(judged.map((j) => j.scored.flatMap((s) => s.terms)), input.precedence ?? judged.map((_, i) => i));
-  const decisive = judged.map((_, i) => i).filter((i) => judged[i]!.scored.length > 0 && copies[i] === null && (input.eligible?.[i] ?? true)).slice(0, VERDICT_SOURCES);
+  const candidates = judged.map((_, i) => i).filter((i) => judged[i]!.scored.length > 0 && copies[i] === null && (input.eligible?.[i] ?? true));
+  const taken = new Map<number, number>();
+  const decisive = candidates.filter((i) => {
+    const ranking = input.rankings ? input.rankings[i] ?? null : 0;
+    if (ranking === null) return true;
+    taken.set(ranking, (taken.get(ranking) ?? 0) + 1);
+    return taken.get(ranking)! <= VERDICT_SOURCES;
+  });
   const probabilities = decisive.flatMap((i) => judged[i]!.scored.map((s) => s.probabilities));
   return {
     verdict: claimVerdict(probabilities, VERDICT_THRESHOLDS),
     support: Math.max(0, ...decisive.map((i) => judged[i]!.judged.support)),
     contradiction: Math.max(0, ...decisive.map((i) => judged[i]!.judged.contradiction)),
+    verdictSupport: Math.max(0, ...decisive.map((i) => judged[i]!.judged.verdictSupport)),
+    verdictContradiction: Math.max(0, ...decisive.map((i) => judged[i]!.judged.verdictContradiction)),
     sources: judged.map((j, i) => ({ ...j.judged, copyOf: copies[i]!, decisive: decisive.includes(i) })),
   };
 }
@@ -182,8 +240,8 @@ function judgeSource(scored: readonly ScoredSentence[]): Omit<JudgedSource, 'cop
   const contradicting = best(1);
   const closest = scored.reduce<ScoredSentence | undefined>((top, s) => (!top || s.relevance > top.relevance ? s : top), undefined);
   const worth = (sentence: ScoredSentence | undefined, index: number) => (sentence?.probabilities[index] ?? 0) * (sentence?.hedged ? HEDGED_WEIGHT : 1);
-  const support = worth(supporting, 0);
-  const contradiction = worth(contradicting, 1);
+  const support = calibrated(worth(supporting, 0), CONFIDENCE_CALIBRATION.support);
+  const contradiction = calibrated(worth(contradicting, 1), CONFIDENCE_CALIBRATION.contradiction);
   const verdict = claimVerdict(scored.map((s) => s.probabilities), VERDICT_THRESHOLDS);
   const key = verdict === 'SUPPORT' ? supporting! : verdict === 'CONTRADICT' ? contradicting! : closest;
   return {

@@ -1,17 +1,19 @@
 // Written by bench/validate/train-stance.ts from SciFact's training claims (809); do not edit by hand.
 import type { StanceModel } from './model.js';
-import type { VerdictThresholds } from './verdict.js';
+import type { ConfidenceCalibration, VerdictThresholds } from './verdict.js';
 
 export const STANCE_MODEL: StanceModel = {
-  features: ['bias', 'coverage', 'coverage squared', 'bigrams', 'negation mismatch', 'direction mismatch', 'direction agreement', 'polarity mismatch', 'number conflict', 'number shared', 'sentence hedged', 'sentence negated', 'claim negated', 'coverage added by the previous sentence', 'direction mismatch after the previous sentence', 'polarity mismatch after the previous sentence', 'direction mismatch beside claim terms', 'direction agreement beside claim terms', 'negation mismatch beside claim terms'],
+  features: ['bias', 'coverage', 'coverage squared', 'bigrams', 'negation mismatch', 'direction mismatch', 'direction agreement', 'polarity mismatch', 'number conflict', 'number shared', 'sentence hedged', 'sentence negated', 'claim negated', 'coverage added by the previous sentence', 'direction mismatch after the previous sentence', 'polarity mismatch after the previous sentence', 'direction mismatch beside claim terms', 'direction agreement beside claim terms', 'negation mismatch beside claim terms', 'plain coverage', 'entity coverage', 'entity replaced', 'sentence about the claim', 'hedge beside claim terms', 'claim hedged'],
   weights: [
     // supports
-    [-0.3605, 1.782, 0.4412, 0.0291, -0.1345, -0.8837, 0.2392, -0.5615, -0.0485, 0.0075, -0.1112, 0.712, -0.3671, 0.2851, 0.0394, -0.2414, -0.5689, 0.3976, -0.7267],
+    [-0.3925, 1.584, 0.6015, -0.284, -0.2027, -0.8172, 0.0622, -0.4824, -0.3733, 0.1014, -0.1062, 0.8083, -0.3628, 0.2897, -0.0989, -0.3325, -0.527, 0.3984, -0.7584, -0.0101, 0.0121, 0.215, 0.6027, 0.0574, -0.1615],
     // contradicts
-    [-0.5141, 0.5597, -0.0877, 0.0035, 0.1075, 1.4195, 0.2428, 0.552, -0.1181, 0.187, 0.1072, 0.2652, 0.6766, -0.2692, 0.3468, 0.4341, 1.2869, 0.0261, 0.8932],
+    [-0.7224, 0.0068, -0.439, 0.0846, 0.1561, 1.2205, 0.4278, 0.3935, 0.1343, 0.077, 0.0612, 0.1937, 0.6964, -0.3271, 0.4213, 0.5511, 1.22, -0.0252, 0.911, 0.8645, 0.3126, -0.0515, -0.4126, 0.0937, 0.3302],
     // neutral
-    [0.8746, -2.3418, -0.3535, -0.0326, 0.027, -0.5357, -0.482, 0.0096, 0.1666, -0.1945, 0.0041, -0.9772, -0.3095, -0.016, -0.3862, -0.1926, -0.718, -0.4237, -0.1664],
+    [1.1149, -1.5908, -0.1625, 0.1994, 0.0466, -0.4033, -0.4899, 0.0889, 0.2391, -0.1784, 0.045, -1.002, -0.3337, 0.0373, -0.3224, -0.2185, -0.693, -0.3733, -0.1525, -0.8544, -0.3246, -0.1635, -0.1901, -0.1511, -0.1687],
   ],
 };
 
-export const VERDICT_THRESHOLDS: VerdictThresholds = { minimum: 0.575, contradictionMargin: 0.8 };
+export const VERDICT_THRESHOLDS: VerdictThresholds = { minimum: 0.575, contradictionMargin: 1 };
+
+export const CONFIDENCE_CALIBRATION: ConfidenceCalibration = { support: [-3.376, 5.7048], contradiction: [-1.8964, 2.0946] };

@@ -27,3 +27,27 @@ export function claimVerdict(sentences: readonly (readonly number[])[], threshol
   if (supported) return 'SUPPORT';
   return contradicted ? 'CONTRADICT' : 'NOT_ENOUGH_INFO';
 }
+
+/**
+ * How a verdict's confidence is read from what its best sentence is worth: for each side, the
+ * intercept and slope of a logistic map (Platt scaling) fitted on out-of-fold verdicts of the
+ * training claims (bench/validate/train-stance.ts), so that a confidence is the share of such
+ * verdicts that were right.
+ */
+export interface ConfidenceCalibration {
+  support: readonly [number, number];
+  contradiction: readonly [number, number];
+}
+
+/** The calibrated confidence of a side whose best sentence is worth `worth` (0 stays 0: no sentence for that side). */
+export function calibrated(worth: number, [a, b]: readonly [number, number]): number {
+  return worth <= 0 ? 0 : 1 / (1 + Math.exp(-(a + b * worth)));
+}
+
+/**
+ * What a key sentence that only suggests ("may lower", "suggests", "likely") is worth, as a
+ * share of its probability, in the confidence reported for its source and for the claim: a
+ * possibility is weaker evidence than a finding. The verdict itself is drawn from the model's
+ * probabilities, which already weigh hedging as one of their features.
+ */
+export const HEDGED_WEIGHT = 0.8;

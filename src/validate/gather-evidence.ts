@@ -30,6 +30,12 @@ const SOURCES_PARALLEL = 5;
 export interface Evidence {
   /** Readable sources, in the order found (index rank, or the request's order). */
   sources: SourceCandidate[];
+  /**
+   * For each source, the ranking it comes from (judge-claim.ts, `rankings`): null for a page the
+   * client named by URL, the index of the bare domain in the request for that domain's documents,
+   * and 0 for all of a search without sources (the index's and the engine's, interleaved).
+   */
+  rankings: (number | null)[];
   failed: FailedSource[];
   /** How many of the failed ones were still being read when `signal` ended the gathering. */
   cut: number;
@@ -48,14 +54,15 @@ export async function gatherEvidence(deps: EvidenceDeps, mode: Mode, request: Va
   const query = request.context?.domain ? `${request.claim} ${request.context.domain}` : request.claim;
   if (!request.sources?.length) return searchEvidence(deps, mode, query, limit, signal);
   const reads = sourceReads(signal);
-  const found = await Promise.all(request.sources.slice(0, limit).map((source) => reads.read(source, async () => {
-    if (isUrl(source)) return [await readLiveCandidate(deps, stub(source), signal)];
+  const found = await Promise.all(request.sources.slice(0, limit).map((source, k) => reads.read(source, async () => {
+    if (isUrl(source)) return [{ candidate: await readLiveCandidate(deps, stub(source), signal), ranking: null }];
     const domain = source.toLowerCase().replace(/\.$/, '');
     const candidates = await indexCandidates(deps.index, mode, query, { documents: limit, domains: { include: [domain] } });
     if (candidates.length === 0) reads.failed.push({ source, code: 'NO_RESULTS_FOUND', reason: 'nothing about the claim in the index for this domain' });
-    return candidates;
-  }, [])));
-  return { sources: found.flat().slice(0, limit), failed: reads.failed, cut: reads.cut() };
+    return candidates.map((candidate) => ({ candidate, ranking: k }));
+  }, [] as { candidate: SourceCandidate; ranking: number | null }[])));
+  const taken = found.flat().slice(0, limit);
+  return { sources: taken.map((t) => t.candidate), rankings: taken.map((t) => t.ranking), failed: reads.failed, cut: reads.cut() };
 }
 
 /**
@@ -70,10 +77,10 @@ async function searchEvidence(deps: EvidenceDeps, mode: Mode, query: string, lim
     indexCandidates(deps.index, mode, query, { documents: limit }),
     deps.searxng?.search({ query, signal }),
   ]);
-  if (!outcome) return { sources: indexed, failed: [], cut: 0 };
+  if (!outcome) return { sources: indexed, rankings: indexed.map(() => 0), failed: [], cut: 0 };
   if (!outcome.ok) {
     const cut = outcome.reason === 'aborted' && indexed.length === 0 ? limit : 0;
-    return { sources: indexed, failed: [], cut, upstream: outcome.reason };
+    return { sources: indexed, rankings: indexed.map(() => 0), failed: [], cut, upstream: outcome.reason };
   }
   const known = new Set(indexed.map((c) => c.url));
   const now = new Date();
@@ -87,7 +94,8 @@ async function searchEvidence(deps: EvidenceDeps, mode: Mode, query: string, lim
   const sources = await Promise.all(order.map((candidate) => (candidate.origin === 'upstream'
     ? reads.read(candidate.url, () => readLiveCandidate(deps, candidate, signal), undefined)
     : candidate)));
-  return { sources: sources.filter((s) => s !== undefined), failed: reads.failed, cut: reads.cut(), upstream: 'answered' };
+  const read = sources.filter((s) => s !== undefined);
+  return { sources: read, rankings: read.map(() => 0), failed: reads.failed, cut: reads.cut(), upstream: 'answered' };
 }
 
 /**

@@ -32,7 +32,7 @@ export function resultLabels(judged: JudgeClaimOutput, evidence: ValidationResul
   } else if (noPrimarySource) {
     label = 'UNVERIFIED';
     confidence = 0;
-  } else if (Math.min(judged.support, judged.contradiction) >= VERDICT_THRESHOLDS.minimum && evidence.supporting.length > 0 && evidence.contradicting.length > 0) {
+  } else if (Math.min(judged.verdictSupport, judged.verdictContradiction) >= VERDICT_THRESHOLDS.minimum && evidence.supporting.length > 0 && evidence.contradicting.length > 0) {
     label = 'DISPUTED';
     confidence = Math.max(judged.support, judged.contradiction);
   } else if (judged.verdict === 'SUPPORT' && judged.support >= threshold) {

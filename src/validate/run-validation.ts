@@ -48,7 +48,8 @@ export async function runValidation(deps: ValidateDeps, mode: Mode, job: Validat
     deps.index.queryWeights(mode, request.claim),
     gatherEvidence(deps, mode, request, gathering),
   ]);
-  const readable = evidence.sources.filter((s) => s.passages.length > 0);
+  const readableAt = evidence.sources.map((_, i) => i).filter((i) => evidence.sources[i]!.passages.length > 0);
+  const readable = readableAt.map((i) => evidence.sources[i]!);
   if (evidence.cut > 0) throw new ApiError('VALIDATION_TIMEOUT', { sources_checked: requested - evidence.cut, sources_pending: evidence.cut });
   if (readable.length === 0) throw insufficientSources(evidence.failed);
 
@@ -68,6 +69,7 @@ export async function runValidation(deps: ValidateDeps, mode: Mode, job: Validat
     termWeights: weights.termWeights,
     sources: readable.map((s) => ({ passages: s.passages.map((p) => p.text) })),
     eligible,
+    rankings: readableAt.map((i) => evidence.rankings[i]!),
     statistical: request.context?.claim_type === 'statistical',
     precedence: originalPrecedence(readable, primary),
   });

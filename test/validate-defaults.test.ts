@@ -1,0 +1,133 @@
+import { expect } from 'chai';
+import { call, startTestService, type TestService } from './helpers/service.js';
+import { html, startPageServer, type PageServer } from './helpers/page-server.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../src/paths.js';
+
+/** The default confidence_threshold, as the request schema fills it in (docs/validation.md documents it). */
+const DEFAULT_CONFIDENCE_THRESHOLD: number = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'schemas', 'validate.request.json'), 'utf8'))
+  .properties.options.properties.confidence_threshold.default;
+
+/**
+ * What a client that sets no options is told, over real HTTP against pages served on 127.0.0.1,
+ * on an empty index (so the claim's terms weigh alike, as a fresh deployment weighs them): a
+ * short popular claim against one short passage that clearly supports it gets a verdict of its
+ * side, one that clearly contradicts it (a negation, the opposite direction, another quantity,
+ * another date) a verdict of the other side, and one on a neighbouring topic UNVERIFIED. The
+ * claims and passages were written for this test (none is from the out-of-domain bench set).
+ */
+type Side = 'SUPPORT' | 'CONTRADICT' | 'NOT_ENOUGH_INFO';
+interface Case { name: string; claim: string; passage: string; expected: Side }
+
+const CASES: Case[] = [
+  { name: 'support, close wording', expected: 'SUPPORT',
+    claim: 'Drinking water before meals helps adults lose weight.',
+    passage: 'In a twelve-week trial, adults who drank water before meals lost more weight than those who did not.' },
+  { name: 'support, a figure', expected: 'SUPPORT',
+    claim: 'The Eiffel Tower is 330 metres tall.',
+    passage: 'The Eiffel Tower in Paris is 330 metres tall, counting its antennas.' },
+  { name: 'support, paraphrase', expected: 'SUPPORT',
+    claim: 'Wearing seat belts reduces deaths in car crashes.',
+    passage: 'Seat belts cut the number of deaths in car crashes by about half, road safety agencies report.' },
+  { name: 'contradiction, negation', expected: 'CONTRADICT',
+    claim: 'Cracking your knuckles causes arthritis.',
+    passage: 'Cracking your knuckles does not cause arthritis, several long-term studies have found.' },
+  { name: 'contradiction, opposite direction', expected: 'CONTRADICT',
+    claim: 'Regular physical activity increases the risk of heart disease.',
+    passage: 'Regular physical activity lowers the risk of heart disease in adults of every age.' },
+  { name: 'contradiction, another quantity', expected: 'CONTRADICT',
+    claim: 'The Eiffel Tower is 150 metres tall.',
+    passage: 'The Eiffel Tower in Paris is 330 metres tall, counting its antennas.' },
+  { name: 'contradiction, another date', expected: 'CONTRADICT',
+    claim: 'The first Moon landing took place in 1972.',
+    passage: 'The first Moon landing took place in 1969, when Apollo 11 touched down on the Sea of Tranquility.' },
+  { name: 'neighbouring topic', expected: 'NOT_ENOUGH_INFO',
+    claim: 'Eating carrots improves night vision.',
+    passage: 'Carrots were first grown in Persia, and the orange varieties known today were bred in the Netherlands.' },
+  { name: 'neighbouring topic, same subject', expected: 'NOT_ENOUGH_INFO',
+    claim: 'Honey never spoils when stored in a sealed jar.',
+    passage: 'Honey is made by bees from the nectar of flowers and is mostly fructose and glucose.' },
+];
+
+const SIDE: Record<string, Side> = {
+  VERIFIED: 'SUPPORT', LIKELY_TRUE: 'SUPPORT', FALSE: 'CONTRADICT', LIKELY_FALSE: 'CONTRADICT', UNVERIFIED: 'NOT_ENOUGH_INFO',
+};
+
+function page(title: string, text: string): string {
+  return `<!doctype html><html lang="en"><head><title>${title}</title></head><body><article><p>${text}</p></article></body></html>`;
+}
+
+describe('POST /v1/validate with default options', function () {
+  this.timeout(120_000);
+  let service: TestService;
+  let pages: PageServer;
+
+  before(async () => {
+    pages = await startPageServer({
+      ...Object.fromEntries(CASES.map((c, i) => [`/case-${i}`, html(page(`Case ${i}`, c.passage))])),
+      '/hedged': html(page('Hedged', 'Some researchers have suggested that drinking water before meals might possibly help some adults lose weight, but the evidence is unclear.')),
+      ...Object.fromEntries([0, 1, 2, 3].map((i) => [`/other-${i}`, html(page(`Other ${i}`, [
+        'The Great Barrier Reef lies off the coast of Queensland in Australia.',
+        'Coral reefs are built by colonies of tiny animals called polyps.',
+        'Many reef fish change colour as they grow older.',
+        'Tourism on the reef brings billions of dollars to the regional economy each year.',
+      ][i]!))])),
+      '/bleaching': html(page('Bleaching', 'Rising ocean temperatures cause mass coral bleaching on the Great Barrier Reef.')),
+    });
+    service = await startTestService();
+  });
+  after(async () => {
+    await service?.close();
+    await pages?.close();
+  });
+
+  const validate = (body: Record<string, unknown>) => call(service.url, '/v1/validate', { body });
+
+  for (const [i, c] of CASES.entries()) {
+    it(`${c.name}: ${c.expected === 'NOT_ENOUGH_INFO' ? 'UNVERIFIED' : `a verdict of the ${c.expected === 'SUPPORT' ? 'supporting' : 'contradicting'} side`}`, async () => {
+      const response = await validate({ claim: c.claim, sources: [`${pages.url}/case-${i}`] });
+      expect(response.status, JSON.stringify(response.json)).to.equal(200);
+      const { data } = response.json;
+      expect(SIDE[data.validation_result], `${c.claim} → ${data.validation_result} (${data.confidence_score}): ${data.fact_check_summary.explanation}`).to.equal(c.expected);
+      if (c.expected !== 'NOT_ENOUGH_INFO') {
+        expect(data.confidence_score).to.be.at.least(DEFAULT_CONFIDENCE_THRESHOLD);
+        const side = c.expected === 'SUPPORT' ? data.evidence.supporting : data.evidence.contradicting;
+        expect(side.map((e: { source: string }) => e.source)).to.deep.equal([`${pages.url}/case-${i}`]);
+      }
+    });
+  }
+
+  it(`applies the documented default threshold (${DEFAULT_CONFIDENCE_THRESHOLD}): the same answer as asking for it, a verdict under a higher one becomes UNVERIFIED`, async () => {
+    const source = `${pages.url}/case-0`;
+    const byDefault = (await validate({ claim: CASES[0]!.claim, sources: [source] })).json.data;
+    const asked = (await validate({ claim: CASES[0]!.claim, sources: [source], options: { confidence_threshold: DEFAULT_CONFIDENCE_THRESHOLD } })).json.data;
+    expect(byDefault.validation_result).to.equal(asked.validation_result);
+    expect(byDefault.confidence_score).to.equal(asked.confidence_score);
+    expect(['VERIFIED', 'LIKELY_TRUE']).to.include(byDefault.validation_result);
+    // The verdict's confidence is under 1: asking for more than it turns the answer into UNVERIFIED, the evidence still listed.
+    const above = Math.min(1, byDefault.confidence_score + 0.01);
+    const strict = (await validate({ claim: CASES[0]!.claim, sources: [source], options: { confidence_threshold: above } })).json.data;
+    expect(strict.validation_result).to.equal('UNVERIFIED');
+    expect(strict.evidence.supporting.map((e: { source: string }) => e.source)).to.deep.equal([source]);
+  });
+
+  it('answers UNVERIFIED for a passage that only says the claim might hold', async () => {
+    const response = await validate({ claim: CASES[0]!.claim, sources: [`${pages.url}/hedged`] });
+    expect(response.status).to.equal(200);
+    expect(response.json.data.validation_result, JSON.stringify(response.json.data)).to.equal('UNVERIFIED');
+  });
+
+  it('lets the fourth or fifth source the client names decide', async () => {
+    const claim = 'Rising ocean temperatures cause coral bleaching on the Great Barrier Reef.';
+    for (const at of [3, 4]) {
+      const sources = [0, 1, 2, 3].map((i) => `${pages.url}/other-${i}`);
+      sources.splice(at, 0, `${pages.url}/bleaching`);
+      const response = await validate({ claim, sources: sources.slice(0, 5) });
+      expect(response.status).to.equal(200);
+      const { data } = response.json;
+      expect(['VERIFIED', 'LIKELY_TRUE'], `deciding source at place ${at + 1}: ${JSON.stringify(data)}`).to.include(data.validation_result);
+      expect(data.evidence.supporting.map((e: { source: string }) => e.source)).to.deep.equal([`${pages.url}/bleaching`]);
+    }
+  });
+});
