@@ -90,6 +90,11 @@ export interface Config {
     readonly backlogMax: number;
     /** How long entries a writer took stay unwritten before another process takes them over (AUDIT_CLAIM_IDLE_MS). */
     readonly claimIdleMs: number;
+    /**
+     * How long a response waits for Redis to take its entry (AUDIT_HANDOFF_TIMEOUT_MS); past it the
+     * entry waits in the process's memory and the response leaves, so a kill -9 then can lose it.
+     */
+    readonly handoffTimeoutMs: number;
   };
   /** Delivery of alert notifications (src/notify, docs/notifications.md). */
   readonly notify: NotifyConfig;
@@ -307,6 +312,7 @@ export function loadConfig(env: Env = process.env): Config {
       rollupRetentionDays: integer(env, 'AUDIT_ROLLUP_RETENTION_DAYS', 730, 1, 36_500),
       backlogMax: integer(env, 'AUDIT_BACKLOG_MAX', 500_000, 1000, 100_000_000),
       claimIdleMs: integer(env, 'AUDIT_CLAIM_IDLE_MS', 30_000, 1000, 3_600_000),
+      handoffTimeoutMs: integer(env, 'AUDIT_HANDOFF_TIMEOUT_MS', 1000, 50, 60_000),
     },
     notify: {
       maxAttempts: integer(env, 'NOTIFY_MAX_ATTEMPTS', 10, 1, 50),

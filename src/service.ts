@@ -175,7 +175,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
     const auditCapture = config.audit.capture
       // A connection of its own: on the shared one, writes are corked until the next check phase
       // (coalesced-writes.ts), and a batch sent from the check phase would wait a whole turn.
-      ? new AuditCapture(openRedis(config.redisUrl, loggedOutages(logger, 'audit-capture')), config.queuePrefix, auditObserver(metrics), logger, { maxBacklog: config.audit.backlogMax, maxBuffered: 100_000, handoffTimeoutMs: 1000 })
+      ? new AuditCapture(openRedis(config.redisUrl, loggedOutages(logger, 'audit-capture')), config.queuePrefix, auditObserver(metrics), logger, { maxBacklog: config.audit.backlogMax, maxBuffered: 100_000, handoffTimeoutMs: config.audit.handoffTimeoutMs })
       : undefined;
     const usageRecorder = new UsageRecorder(storage.db, logger);
     const usageMeter = new UsageMeter(redis, storage.db, config.queuePrefix, clock, usageRecorder);
