@@ -162,13 +162,17 @@ describe('rankSources', () => {
     expect(ranked[1]!.confidence).to.be.greaterThan(ranked[2]!.confidence);
   });
 
-  it('uses the index scores of index passages and lists passages best first', () => {
+  it('scores every passage itself, whatever score the index retrieved it with, and lists passages best first', () => {
     const [ranked] = rankSources(input('ocean acidification', [{
       ...candidate('https://a.example/1', ''), origin: 'index',
-      passages: [{ text: 'Ocean data.', score: 3, first: true }, { text: 'Ocean acidification.', score: 9, first: false }, { text: 'Acidification.', score: 5, first: false }],
+      passages: [
+        { text: 'Ocean data were gathered.', score: 9, first: true },
+        { text: 'Ocean acidification lowers the water\'s pH.', score: 3, first: false },
+        { text: 'Acidification continues.', score: 5, first: false },
+      ],
     }]));
     expect(ranked!.passages).to.deep.equal([1, 2, 0]);
-    expect(ranked!.snippet).to.equal('Ocean acidification.');
+    expect(ranked!.snippet).to.equal('Ocean acidification lowers the water\'s pH.');
   });
 
   it('judges a whole index document by its indexed length: the same matching passage counts for more in a short abstract than in a long report', () => {

@@ -2,7 +2,6 @@ import { analyze, analyzeQuery } from '../text/analyze.js';
 import { splitSentences } from '../text/passages.js';
 import { sharedLanguage } from '../text/analysis-language.js';
 import { listedAuthority } from './authority-list.js';
-import { B, K1 } from './bm25.js';
 
 export interface SourceCandidate {
   url: string;
@@ -17,9 +16,10 @@ export interface SourceCandidate {
   /** Stored prior trust 0..1 (index_documents.authority), null = unknown. */
   authority: number | null;
   /**
-   * Passage texts. For index candidates: the retrieved passages of that document with their
-   * index BM25 score; for 'upstream' (a search engine's title+snippet) and 'live' (a page
-   * fetched now, full text) the score is null and rankSources computes it.
+   * Passage texts. For index candidates: the retrieved passages of that document with the
+   * index's BM25 score (its retrieval order); for 'upstream' (a search engine's title+snippet)
+   * and 'live' (a page fetched now, full text) the score is null. rankSources scores every
+   * passage itself, with PASSAGE_BM25, the same way whatever its origin.
    */
   passages: { text: string; score: number | null; first: boolean /* the document's first passage, which the index scores with the title's terms included */ }[];
   /** The whole document's length in analysed terms (title included) as the index counted it; null when not from the index. */
@@ -96,18 +96,19 @@ export interface RankingWeights {
 /**
  * Text weights found by coordinate ascent on nDCG@10 of the SciFact TRAIN claims (505 claims
  * with evidence; `bench/search/tune-ranking.js --from-zero` reproduces them): from the best
- * passage alone, train nDCG@10 0.8539 → 0.8698. `further` is held at 0 by principle, not by
+ * passage alone (the index's order), train nDCG@10 0.8539 → 0.8680. `further` is held at 0 by principle, not by
  * SciFact: it favours long documents (more passages, no length normalisation), which SciFact's
  * abstracts of one length cannot show and collections of mixed lengths pay for; the
- * whole-document BM25, length-normalised, carries its evidence. Coverage is computed (the
- * confidence uses it) but the ascent gives it 0 once the whole-document BM25 weighs 0.6. The
+ * whole-document BM25, length-normalised, carries its evidence. Coverage and proximity are
+ * computed (the confidence uses coverage) but the ascent gives them 0 once the whole-document
+ * BM25 weighs 0.6. The
  * boosts have no signal in SciFact (no dates, one domain, no countries): they are set by
  * judgment, small enough that a boost reorders close calls only (a 10 % boost moves a page past
  * one whose text scores up to 10 % better). docs/search.md#ranking has what was measured on
  * other collections.
  */
 export const RANKING_WEIGHTS: RankingWeights = {
-  best: 1, further: 0, title: 0.2, coverage: 0, proximity: 0.05, document: 0.6,
+  best: 1, further: 0, title: 0.2, coverage: 0, proximity: 0, document: 0.6,
   freshness: 0.15, authority: 0.1, country: 0.1,
 };
 
@@ -122,10 +123,10 @@ export interface Calibration {
 /**
  * Logistic regression fitted on the top 10 of the SciFact TRAIN claims with RANKING_WEIGHTS
  * (bench/search/tune-ranking.ts prints the fit and its reliability: expected calibration error
- * 0.011 on train, 0.025 on the test queries). Margin carries most of it: a source far behind
+ * 0.012 on train, 0.026 on the test queries). Margin carries most of it: a source far behind
  * the query's best is rarely relevant, whatever its own match.
  */
-export const CALIBRATION: Calibration = { bias: -14.589, best: 1.063, coverage: 3.679, margin: 12.397 };
+export const CALIBRATION: Calibration = { bias: -14.758, best: 0.176, coverage: 4.392, margin: 12.511 };
 
 /** The query-independent-ish inputs of the confidence. */
 export interface ConfidenceFeatures {
@@ -148,6 +149,18 @@ export interface Bm25Parameters {
  * (tune-ranking.ts --grid). Passages keep the index's 0.9 and 0.4.
  */
 export const DOCUMENT_BM25: Readonly<Bm25Parameters> = { k1: 1.2, b: 0.75 };
+
+/**
+ * The passage features' BM25 constants (best passage, further passages, snippets of live pages
+ * alike): the same classic 1.2 and 0.75, not the index's retrieval constants (0.9 and 0.4,
+ * Anserini's, bm25.ts). The stronger length normalisation is chosen by principle: passages of
+ * different sources differ in length (SciFact's run to ~100 terms, short encyclopedia entries
+ * to ~60), and b 0.4 lets a longer passage win on its length. SciFact's train claims, whose
+ * passages are of one length, slightly prefer 0.9 and 0.4 (train nDCG@10 0.8698 against 0.8680);
+ * its test queries, the computing collection alone and every mixed index prefer 1.2 and 0.75
+ * (docs/search.md#ranking).
+ */
+export const PASSAGE_BM25: Readonly<Bm25Parameters> = { k1: 1.2, b: 0.75 };
 
 /**
  * The per-domain cap's margin: another domain's result takes a held-back result's place only
@@ -262,7 +275,7 @@ function queryTerms(input: RankSourcesInput): QueryTerms {
   let pairTotal = 0;
   for (let a = 0; a < terms.length; a++) for (let b = a + 1; b < terms.length; b++) pairTotal += Math.min(weights[a]!, weights[b]!);
   const total = weights.reduce((sum, w) => sum + w, 0);
-  return { terms, weights, index: new Map(terms.map((t, i) => [t, i])), total, pairTotal, maxBm25: total * (K1 + 1) };
+  return { terms, weights, index: new Map(terms.map((t, i) => [t, i])), total, pairTotal, maxBm25: total * (PASSAGE_BM25.k1 + 1) };
 }
 
 function featuresOf(input: RankSourcesInput, query: QueryTerms, candidate: SourceCandidate, documentBm25: Bm25Parameters): CandidateFeatures {
@@ -288,7 +301,8 @@ function featuresOf(input: RankSourcesInput, query: QueryTerms, candidate: Sourc
       if (q !== undefined) inPassage.add(q);
     }
     matchedIn.push(inPassage);
-    bm25.push(passage.score ?? passageBm25(passage.first ? [...titleTerms, ...terms] : terms, query, input.avgPassageLength));
+    // The first passage counts the title's terms, as the index counts them.
+    bm25.push(passageBm25(passage.first ? [...titleTerms, ...terms] : terms, query, input.avgPassageLength));
     proximity = Math.max(proximity, nearPairs(terms, query));
   }
   const passageOrder = bm25.map((_s, i) => i).sort((a, b) => bm25[b]! - bm25[a]! || a - b);
@@ -326,8 +340,8 @@ function wholeDocument(terms: readonly string[], candidate: SourceCandidate, que
   return score / max;
 }
 
-/** BM25 of analysed terms; by default the index's constants and the text's own length. */
-function passageBm25(terms: readonly string[], query: QueryTerms, avgLength: number, length = terms.length, k1 = K1, b = B): number {
+/** BM25 of analysed terms; by default PASSAGE_BM25's constants and the text's own length. */
+function passageBm25(terms: readonly string[], query: QueryTerms, avgLength: number, length = terms.length, k1 = PASSAGE_BM25.k1, b = PASSAGE_BM25.b): number {
   const tf = new Map<number, number>();
   for (const term of terms) {
     const q = query.index.get(term);
