@@ -5,7 +5,7 @@
  *
  *   npm run bench:search:collections                        every collection alone, then all in one index
  *   node dist/bench/search/collections.js --reuse           the databases an earlier run loaded
- *   node dist/bench/search/collections.js --only computing  one collection alone (and no mixed index)
+ *   node dist/bench/search/collections.js --only computing  one configuration: a collection alone, or `mixed`
  *   node dist/bench/search/collections.js --ablate          also the ranking with one feature at a time left out (in process)
  *
  * Collections: SciFact (BENCH_DATA or ../shared/data; its 300 test queries) and every
@@ -203,13 +203,10 @@ function ablate(c: BenchCollection, inputs: RankSourcesInput[], byId: (input: Ra
   const features = inputs.map((input) => candidateFeatures(input));
   const ranked = (w: RankingWeights, cap = MAX_PER_DOMAIN): Rankings =>
     inputs.map((input, q) => rankSourcesWith({ ...input, maxPerDomain: cap }, w, CALIBRATION, features[q], false).map((r) => byId(input, r.candidate)));
+  const text: (keyof RankingWeights)[] = ['further', 'document', 'title', 'coverage', 'proximity'];
   const variants: [string, Rankings][] = [
     ['rankSources() in process', inputs.map((input) => rankSources(input).map((r) => byId(input, r.candidate)))],
-    ['without further (0.1 → 0)', ranked({ ...RANKING_WEIGHTS, further: 0 })],
-    ['without document (0.2 → 0)', ranked({ ...RANKING_WEIGHTS, document: 0 })],
-    ['without title (0.3 → 0)', ranked({ ...RANKING_WEIGHTS, title: 0 })],
-    ['without coverage (0.2 → 0)', ranked({ ...RANKING_WEIGHTS, coverage: 0 })],
-    ['without title and coverage', ranked({ ...RANKING_WEIGHTS, title: 0, coverage: 0 })],
+    ...text.filter((f) => RANKING_WEIGHTS[f] > 0).map((f): [string, Rankings] => [`without ${f} (${RANKING_WEIGHTS[f]} → 0)`, ranked({ ...RANKING_WEIGHTS, [f]: 0 })]),
     ['best passage only', ranked({ ...RANKING_WEIGHTS, further: 0, document: 0, title: 0, coverage: 0, proximity: 0 })],
     ['whole-document BM25 only', ranked({ ...RANKING_WEIGHTS, best: 0, further: 0, document: 1, title: 0, coverage: 0, proximity: 0 })],
     ['without the per-domain cap', ranked(RANKING_WEIGHTS, 0)],
@@ -244,8 +241,9 @@ async function configuration(name: string, collections: BenchCollection[]): Prom
 }
 
 console.log(`node ${process.version}, ${os.cpus().length} cores; nDCG@10 and Recall@10, max_results ${K}; FTS5 = SQLite FTS5 bm25(), tokenize='porter unicode61'`);
-const collections = [scifactCollection(), ...devsetCollections()].filter((c) => !ONLY || c.name === ONLY);
-if (collections.length === 0) throw new Error(`no collection named ${ONLY}`);
-for (const c of collections) await configuration(c.name, [c]);
-if (collections.length > 1) await configuration('mixed', collections);
+const collections = [scifactCollection(), ...devsetCollections()];
+const configurations: [string, BenchCollection[]][] = [...collections.map((c): [string, BenchCollection[]] => [c.name, [c]]), ['mixed', collections]];
+const chosen = configurations.filter(([name]) => !ONLY || name === ONLY);
+if (chosen.length === 0) throw new Error(`no configuration named ${ONLY}: ${configurations.map(([name]) => name).join(', ')}`);
+for (const [name, members] of chosen) await configuration(name, members);
 plan.remove();
