@@ -43,19 +43,45 @@ describe('rankSources', () => {
     expect(ranked[0]!.score).to.be.greaterThan(ranked[1]!.score);
   });
 
-  it('caps results per domain, then fills the free places with the held-back ones in score order', () => {
+  it('caps results per domain among comparable results, then fills the free places with the held-back ones in score order', () => {
     const strong = 'Quantum computing error correction uses quantum codes for computing.';
-    const weak = 'Quantum computing is discussed here.';
     const candidates = [
       candidate('https://big.example/1', strong), candidate('https://big.example/2', `${strong} Again.`), candidate('https://big.example/3', `${strong} Third.`),
-      candidate('https://small.example/1', weak),
+      candidate('https://small.example/1', `${strong} Elsewhere.`),
     ];
     const capped = rankSources(input('quantum computing error correction', candidates, { maxPerDomain: 2, limit: 3 }));
-    expect(capped.map((r) => input('', candidates).candidates[r.candidate]!.domain)).to.have.members(['big.example', 'big.example', 'small.example']);
+    expect(capped.map((r) => candidates[r.candidate]!.domain)).to.have.members(['big.example', 'big.example', 'small.example']);
     const filled = rankSources(input('quantum computing error correction', candidates, { maxPerDomain: 1, limit: 4 }));
     expect(filled).to.have.length(4);
-    // In score order: the held-back pages of the big domain outrank the weak page.
-    expect(filled[filled.length - 1]!.candidate).to.equal(3);
+    expect(filled.map((r) => r.score)).to.deep.equal([...filled.map((r) => r.score)].sort((a, b) => b - a));
+  });
+
+  it('does not let the per-domain cap bring in a much weaker page of another domain', () => {
+    const strong = 'Quantum computing error correction uses quantum codes for computing.';
+    const candidates = [
+      candidate('https://big.example/1', strong), candidate('https://big.example/2', `${strong} Again.`), candidate('https://big.example/3', `${strong} Third.`),
+      candidate('https://small.example/1', `Quantum physics is discussed here. ${FILLER}`),
+    ];
+    const ranked = rankSources(input('quantum computing error correction', candidates, { maxPerDomain: 2, limit: 3 }));
+    expect(ranked.map((r) => candidates[r.candidate]!.domain)).to.deep.equal(['big.example', 'big.example', 'big.example']);
+    // With room for it, the weak page comes last, as its score says.
+    const all = rankSources(input('quantum computing error correction', candidates, { maxPerDomain: 2, limit: 4 }));
+    expect(all[3]!.candidate).to.equal(3);
+  });
+
+  it('counts coverage in the title and the best passage, so a long document does not cover more of the query by having more passages', () => {
+    const query = 'glacier retreat permafrost thaw avalanche drought flood';
+    const short = candidate('https://short.example/1', 'Glacier retreat and permafrost thaw were measured together.');
+    const long: SourceCandidate = {
+      ...candidate('https://long.example/1', ''),
+      passages: ['Glacier retreat was measured over many years, and glacier retreat is the subject here.', 'Avalanche records.', 'Drought records.', 'Flood records.', 'Thaw records.']
+        .map((text, i) => ({ text, score: null, first: i === 0 })),
+    };
+    const coverageOnly = { ...RANKING_WEIGHTS, best: 0, further: 0, document: 0, title: 0, proximity: 0, coverage: 1 };
+    const ranked = rankSourcesWith(input(query, [long, short]), coverageOnly, CALIBRATION);
+    expect(ranked.map((r) => r.candidate)).to.deep.equal([1, 0]);
+    expect(ranked[0]!.score).to.be.closeTo(4 / 7, 1e-9);
+    expect(ranked[1]!.score).to.be.closeTo(2 / 7, 1e-9);
   });
 
   it('merges the same page under another URL spelling and near-identical text', () => {
@@ -136,13 +162,17 @@ describe('rankSources', () => {
     expect(ranked[1]!.confidence).to.be.greaterThan(ranked[2]!.confidence);
   });
 
-  it('uses the index scores of index passages and lists passages best first', () => {
+  it('scores every passage itself, whatever score the index retrieved it with, and lists passages best first', () => {
     const [ranked] = rankSources(input('ocean acidification', [{
       ...candidate('https://a.example/1', ''), origin: 'index',
-      passages: [{ text: 'Ocean data.', score: 3, first: true }, { text: 'Ocean acidification.', score: 9, first: false }, { text: 'Acidification.', score: 5, first: false }],
+      passages: [
+        { text: 'Ocean data were gathered.', score: 9, first: true },
+        { text: 'Ocean acidification lowers the water\'s pH.', score: 3, first: false },
+        { text: 'Acidification continues.', score: 5, first: false },
+      ],
     }]));
     expect(ranked!.passages).to.deep.equal([1, 2, 0]);
-    expect(ranked!.snippet).to.equal('Ocean acidification.');
+    expect(ranked!.snippet).to.equal('Ocean acidification lowers the water\'s pH.');
   });
 
   it('judges a whole index document by its indexed length: the same matching passage counts for more in a short abstract than in a long report', () => {

@@ -29,8 +29,8 @@ const CORPUS = [
   volcano(3, 'Hekla', 'Farmers moved their sheep away from the grey clouds.'),
   volcano(4, 'Fuego', 'Villages on the southern flank were evacuated overnight.'),
   volcano(5, 'Merapi', 'Pyroclastic flows reached the river valleys below.'),
-  { url: 'https://geology.example.net/eruptions', title: 'Why eruptions happen', content: 'Magma rises when pressure builds under a volcano; an eruption releases it, sometimes with ash clouds.' },
-  { url: 'https://earth.example.io/ash', title: 'Living near a volcano', content: 'People living near an active volcano keep masks ready, since ash from an eruption harms the lungs.' },
+  { url: 'https://geology.example.net/eruptions', title: 'Why eruptions happen', content: 'Magma rises when pressure builds under a volcano; a volcanic eruption releases it, sometimes with ash clouds.' },
+  { url: 'https://earth.example.io/ash', title: 'Living near a volcano', content: 'People living near an active volcano keep masks ready, since ash from a volcanic eruption harms the lungs.' },
   { url: 'https://bakery.example.fr/levain', title: 'Sourdough bread at home', content: 'A sourdough starter needs flour, water and patience. Feed the starter daily, and bake your bread when it doubles in a few hours.' },
   { url: 'https://bakery.example.co.uk/starter', title: 'Baking sourdough bread', content: 'Keep your sourdough starter warm and feed it each morning. Once it is bubbly, mix the dough and bake the bread the next day.' },
   { url: 'https://breadclub.example.com/sourdough', title: 'Our sourdough bread club', country: 'gb',
@@ -136,7 +136,8 @@ describe('POST /v1/search', function () {
     expect(response.json.data.sources).to.have.length(2);
   });
 
-  it('lists at most three results of one domain while other domains have results, then fills up', async () => {
+  // Other domains' pages that match as well as these (a much weaker one would not be brought in: test/rank-sources.test.ts).
+  it('lists at most three results of one domain while other domains have comparable results, then fills up', async () => {
     const five = hosts(await search({ query: 'volcanic eruption ash', max_results: 5 }));
     expect(five.filter((d) => d === 'volcano.example')).to.have.length(3);
     expect(five).to.include.members(['geology.example.net', 'earth.example.io']);
@@ -242,7 +243,9 @@ describe('POST /v1/search', function () {
       expect(response.status, JSON.stringify(response.json)).to.equal(200);
       const { data } = response.json;
       expect(data.metadata.deep_search).to.deep.equal({ pages_fetched: 1, pages_failed: 1 });
-      expect(data.sources[0].url).to.equal(`${pages.url}/bore`);
+      // Both pages are listed (their order is the ranking's: the live page's full text is long
+      // beside this corpus's one-sentence passages, the failed page keeps its short indexed text).
+      expect(data.sources.map((s: { url: string }) => s.url)).to.include(`${pages.url}/bore`);
       // Only the live page says this; the indexed text does not.
       expect(data.summary).to.include('Qiantang');
       expect(data.sources.map((s: { url: string }) => s.url)).to.include(`${pages.url}/bore-broken`);

@@ -11,7 +11,9 @@
  * sev_bench_search; emptied first unless --reuse), in the sandbox of a test-mode key, as
  * https://scifact.bench/<id>. Printed:
  *  - relevance: the 300 test queries with max_results 10: nDCG@10 and Recall@10 (document level;
- *    Anserini's BM25 reaches nDCG@10 0.679 on this set);
+ *    Anserini's BM25 reaches nDCG@10 0.679 on this set), and beside them plain BM25 on the same
+ *    documents and queries (SQLite FTS5 with the Porter stemmer, fts5-baseline.ts; other
+ *    collections, and the index mixed: collections.ts);
  *  - attribution: among queries with a relevant document in the sources, the share whose summary
  *    cites one of them; and the share of all citations that point at a returned source;
  *  - latency: uncached searches (enable_cache false), p50/p95/p99 at concurrency 1 and 16.
@@ -30,6 +32,7 @@ import { createDatabase, databaseUrl } from '../../test/helpers/database.js';
 import { apiDocument, loadCorpus, loadQrels, loadQueries, ndcgAt, recallAt, scifactId } from '../index/scifact.js';
 import { unlimitedPlan } from '../unlimited-plan.js';
 import { percentile } from '../percentile.js';
+import { Fts5Bm25 } from './fts5-baseline.js';
 
 const args = process.argv.slice(2);
 const REUSE = args.includes('--reuse');
@@ -91,10 +94,17 @@ async function quality(bench: Bench): Promise<void> {
   let citations = 0;
   let citationsOfReturned = 0;
   let failures = 0;
+  // Plain BM25 on the same documents and queries (fts5-baseline.ts), printed beside the API's figure.
+  const fts5 = new Fts5Bm25(loadCorpus().map((d) => ({ key: d.id, group: 'scifact', title: d.title || d.id, text: d.sentences.join(' ') })));
+  let baselineNdcg = 0;
+  let baselineRecall = 0;
   for (const query of queries) {
     const relevant = qrels.get(query.id);
     if (!relevant) continue;
     judged++;
+    const baseline = fts5.search(query.text, 10);
+    baselineNdcg += ndcgAt(baseline, relevant, 10);
+    baselineRecall += recallAt(baseline, relevant, 10);
     const answer = await post(bench, '/v1/search', { query: query.text, max_results: 10, format: 'json', options: { enable_cache: false } });
     if (!answer.success) {
       failures++;
@@ -113,6 +123,8 @@ async function quality(bench: Bench): Promise<void> {
   }
   console.log(`relevance (${judged} queries, max_results 10): nDCG@10 ${(ndcg / judged).toFixed(4)}, Recall@10 ${(recall / judged).toFixed(4)}`
     + ` (Anserini BM25: nDCG@10 0.6789); ${failures} queries answered with an error`);
+  console.log(`plain BM25 on the same documents and queries (SQLite FTS5, porter unicode61): nDCG@10 ${(baselineNdcg / judged).toFixed(4)}, Recall@10 ${(baselineRecall / judged).toFixed(4)}`);
+  fts5.close();
   console.log(`attribution: ${withRelevant} queries with a relevant source; ${(citingRelevant / withRelevant * 100).toFixed(1)} % of them cite one in the summary;`
     + ` ${citations} citations, ${(citationsOfReturned / citations * 100).toFixed(1)} % point at a returned source`);
 }

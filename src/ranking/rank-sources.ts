@@ -2,7 +2,6 @@ import { analyze, analyzeQuery } from '../text/analyze.js';
 import { splitSentences } from '../text/passages.js';
 import { sharedLanguage } from '../text/analysis-language.js';
 import { listedAuthority } from './authority-list.js';
-import { B, K1 } from './bm25.js';
 
 export interface SourceCandidate {
   url: string;
@@ -17,9 +16,10 @@ export interface SourceCandidate {
   /** Stored prior trust 0..1 (index_documents.authority), null = unknown. */
   authority: number | null;
   /**
-   * Passage texts. For index candidates: the retrieved passages of that document with their
-   * index BM25 score; for 'upstream' (a search engine's title+snippet) and 'live' (a page
-   * fetched now, full text) the score is null and rankSources computes it.
+   * Passage texts. For index candidates: the retrieved passages of that document with the
+   * index's BM25 score (its retrieval order); for 'upstream' (a search engine's title+snippet)
+   * and 'live' (a page fetched now, full text) the score is null. rankSources scores every
+   * passage itself, with PASSAGE_BM25, the same way whatever its origin.
    */
   passages: { text: string; score: number | null; first: boolean /* the document's first passage, which the index scores with the title's terms included */ }[];
   /** The whole document's length in analysed terms (title included) as the index counted it; null when not from the index. */
@@ -75,13 +75,13 @@ export interface RankedSource {
 export interface RankingWeights {
   /** The best passage's BM25. Fixed at 1: the scale of the others is relative to it. */
   best: number;
-  /** The further passages' BM25, the second at full weight, each next one halved. */
+  /** The further passages' BM25, the second at full weight, each next one halved (not length-normalised: weighs 0, see RANKING_WEIGHTS). */
   further: number;
   /** BM25 of the whole document (title and passages as one text, its length against the index's average document; DOCUMENT_BM25). */
   document: number;
   /** Idf-weighted share of the query's terms in the title. */
   title: number;
-  /** Idf-weighted share of the query's terms anywhere in the document (title and passages). */
+  /** Idf-weighted share of the query's terms in the title and the best passage (a text of bounded length). */
   coverage: number;
   /** Idf-weighted share of pairs of query terms within PROXIMITY_WINDOW terms of each other, best passage. */
   proximity: number;
@@ -95,14 +95,20 @@ export interface RankingWeights {
 
 /**
  * Text weights found by coordinate ascent on nDCG@10 of the SciFact TRAIN claims (505 claims
- * with evidence; `bench/search/tune-ranking.js --grid --from-zero` reproduces them): from the
- * best passage alone, train nDCG@10 0.8539 → 0.8720. Proximity is computed but weighs 0: no
- * weight of the grid improved the training ranking. The boosts have no signal in
- * SciFact (no dates, one domain, no countries): they are set by judgment, small enough that
- * a boost reorders close calls only (a 10 % boost moves a page past one whose text scores up to 10 % better).
+ * with evidence; `bench/search/tune-ranking.js --from-zero` reproduces them): from the best
+ * passage alone (the index's order), train nDCG@10 0.8539 → 0.8680. `further` is held at 0 by principle, not by
+ * SciFact: it favours long documents (more passages, no length normalisation), which SciFact's
+ * abstracts of one length cannot show and collections of mixed lengths pay for; the
+ * whole-document BM25, length-normalised, carries its evidence. Coverage and proximity are
+ * computed (the confidence uses coverage) but the ascent gives them 0 once the whole-document
+ * BM25 weighs 0.6. The
+ * boosts have no signal in SciFact (no dates, one domain, no countries): they are set by
+ * judgment, small enough that a boost reorders close calls only (a 10 % boost moves a page past
+ * one whose text scores up to 10 % better). docs/search.md#ranking has what was measured on
+ * other collections.
  */
 export const RANKING_WEIGHTS: RankingWeights = {
-  best: 1, further: 0.1, title: 0.3, coverage: 0.2, proximity: 0, document: 0.2,
+  best: 1, further: 0, title: 0.2, coverage: 0, proximity: 0, document: 0.6,
   freshness: 0.15, authority: 0.1, country: 0.1,
 };
 
@@ -120,13 +126,13 @@ export interface Calibration {
  * 0.012 on train, 0.026 on the test queries). Margin carries most of it: a source far behind
  * the query's best is rarely relevant, whatever its own match.
  */
-export const CALIBRATION: Calibration = { bias: -15.036, best: 1.181, coverage: 3.858, margin: 12.59 };
+export const CALIBRATION: Calibration = { bias: -14.758, best: 0.176, coverage: 4.392, margin: 12.511 };
 
 /** The query-independent-ish inputs of the confidence. */
 export interface ConfidenceFeatures {
   /** Best passage BM25 / the query's maximum attainable BM25. */
   best: number;
-  /** Idf share of the query's terms the document matches. */
+  /** Idf share of the query's terms in the title and the best passage. */
   coverage: number;
   /** Score / the best score among the query's candidates. */
   margin: number;
@@ -138,12 +144,33 @@ export interface Bm25Parameters {
 }
 
 /**
- * The whole-document feature's BM25 constants: Robertson's classic 1.2 and 0.75, the best of a
- * grid (k1 0.9–2.0, b 0.4–0.75, weights tuned anew for each) on the SciFact TRAIN claims
- * (tune-ranking.ts --grid). Passages keep the index's 0.9 and 0.4.
+ * The whole-document feature's BM25 constants: Robertson's classic 1.2 and 0.75. On a grid
+ * (k1 0.9–2.0, b 0.4–0.75, weights tuned anew for each; tune-ranking.ts --grid) the SciFact
+ * TRAIN claims prefer b 0.4 (train nDCG@10 0.8725 against 0.8680), as for passages: abstracts
+ * of one length cannot show what weak length normalisation costs where lengths differ (0.021
+ * on the development collection in an index mixed with SciFact; docs/search.md#ranking).
  */
 export const DOCUMENT_BM25: Readonly<Bm25Parameters> = { k1: 1.2, b: 0.75 };
 
+/**
+ * The passage features' BM25 constants (best passage, further passages, snippets of live pages
+ * alike): the same classic 1.2 and 0.75, not the index's retrieval constants (0.9 and 0.4,
+ * Anserini's, bm25.ts). The stronger length normalisation is chosen by principle: passages of
+ * different sources differ in length (SciFact's run to ~100 terms, short encyclopedia entries
+ * to ~60), and b 0.4 lets a longer passage win on its length. SciFact's train claims, whose
+ * passages are of one length, slightly prefer 0.9 and 0.4 (train nDCG@10 0.8698 against 0.8680);
+ * its test queries, the computing collection alone and every mixed index prefer 1.2 and 0.75
+ * (docs/search.md#ranking).
+ */
+export const PASSAGE_BM25: Readonly<Bm25Parameters> = { k1: 1.2, b: 0.75 };
+
+/**
+ * The per-domain cap's margin: another domain's result takes a held-back result's place only
+ * when it scores at least this share of it. 0.9 puts diversity on the boosts' scale (a 10 %
+ * boost moves a page past one whose text scores up to 10 % better): a reordering of close
+ * calls, like them.
+ */
+const DIVERSITY_SHARE = 0.9;
 /** Two query terms this many analysed terms apart or closer count as near each other. */
 const PROXIMITY_WINDOW = 5;
 const SNIPPET_CHARS = 320;
@@ -220,7 +247,7 @@ export function rankSourcesWith(
     else kept.push({ entry, duplicates: [] });
   }
   const query = snippets ? queryTerms(input) : undefined;
-  return diversify(kept, input.maxPerDomain, input.limit, (k) => input.candidates[k.entry.candidate]!.domain).map(({ entry, duplicates }) => ({
+  return diversify(kept, input.maxPerDomain, input.limit, (k) => input.candidates[k.entry.candidate]!.domain, (k) => k.entry.score).map(({ entry, duplicates }) => ({
     candidate: entry.candidate,
     score: entry.score,
     confidence: confidence(entry.confidence, calibration),
@@ -250,7 +277,7 @@ function queryTerms(input: RankSourcesInput): QueryTerms {
   let pairTotal = 0;
   for (let a = 0; a < terms.length; a++) for (let b = a + 1; b < terms.length; b++) pairTotal += Math.min(weights[a]!, weights[b]!);
   const total = weights.reduce((sum, w) => sum + w, 0);
-  return { terms, weights, index: new Map(terms.map((t, i) => [t, i])), total, pairTotal, maxBm25: total * (K1 + 1) };
+  return { terms, weights, index: new Map(terms.map((t, i) => [t, i])), total, pairTotal, maxBm25: total * (PASSAGE_BM25.k1 + 1) };
 }
 
 function featuresOf(input: RankSourcesInput, query: QueryTerms, candidate: SourceCandidate, documentBm25: Bm25Parameters): CandidateFeatures {
@@ -264,22 +291,29 @@ function featuresOf(input: RankSourcesInput, query: QueryTerms, candidate: Sourc
     titleShare += query.weights[q]!;
   }
   const bm25: number[] = [];
+  const matchedIn: Set<number>[] = [];
   let proximity = 0;
   const allTerms: string[] = [...titleTerms];
   for (const passage of candidate.passages) {
     const terms = analyze(passage.text, input.language);
-    for (const term of terms) allTerms.push(term);
+    const inPassage = new Set<number>();
     for (const term of terms) {
+      allTerms.push(term);
       const q = query.index.get(term);
-      if (q !== undefined) matched.add(q);
+      if (q !== undefined) inPassage.add(q);
     }
-    bm25.push(passage.score ?? passageBm25(passage.first ? [...titleTerms, ...terms] : terms, query, input.avgPassageLength));
+    matchedIn.push(inPassage);
+    // The first passage counts the title's terms, as the index counts them.
+    bm25.push(passageBm25(passage.first ? [...titleTerms, ...terms] : terms, query, input.avgPassageLength));
     proximity = Math.max(proximity, nearPairs(terms, query));
   }
   const passageOrder = bm25.map((_s, i) => i).sort((a, b) => bm25[b]! - bm25[a]! || a - b);
   const norm = query.maxBm25 > 0 ? 1 / query.maxBm25 : 0;
   let further = 0;
   for (let i = 1; i < passageOrder.length; i++) further += bm25[passageOrder[i]!]! * norm * 0.5 ** (i - 1);
+  // Coverage of the title and the best passage: a text of bounded length, so a long document
+  // does not cover more of the query merely by having more words.
+  for (const q of matchedIn[passageOrder[0]!] ?? []) matched.add(q);
   let coverage = 0;
   for (const q of matched) coverage += query.weights[q]!;
   const share = (x: number, total: number) => (total > 0 ? x / total : 0);
@@ -308,8 +342,8 @@ function wholeDocument(terms: readonly string[], candidate: SourceCandidate, que
   return score / max;
 }
 
-/** BM25 of analysed terms; by default the index's constants and the text's own length. */
-function passageBm25(terms: readonly string[], query: QueryTerms, avgLength: number, length = terms.length, k1 = K1, b = B): number {
+/** BM25 of analysed terms; by default PASSAGE_BM25's constants and the text's own length. */
+function passageBm25(terms: readonly string[], query: QueryTerms, avgLength: number, length = terms.length, k1 = PASSAGE_BM25.k1, b = PASSAGE_BM25.b): number {
   const tf = new Map<number, number>();
   for (const term of terms) {
     const q = query.index.get(term);
@@ -423,21 +457,29 @@ function copies(a: CandidateFeatures, b: CandidateFeatures): boolean {
 }
 
 /**
- * At most maxPerDomain per domain in score order; places still free after that go to the
- * held-back ones in score order. The result is in score order.
+ * At most maxPerDomain per domain in score order, as long as the places go to comparable
+ * results: a result held back by the cap keeps its place ahead of another domain's result
+ * scoring less than DIVERSITY_SHARE of its own, so the cap picks among close calls and never
+ * brings in a much weaker page. Places still free go to the held-back ones in score order.
+ * The result is in score order.
  */
-function diversify<T>(ranked: T[], maxPerDomain: number, limit: number, domainOf: (t: T) => string): T[] {
+function diversify<T>(ranked: T[], maxPerDomain: number, limit: number, domainOf: (t: T) => string, scoreOf: (t: T) => number): T[] {
   if (maxPerDomain <= 0) return ranked.slice(0, limit);
   const perDomain = new Map<string, number>();
   const picked = new Set<number>();
-  ranked.forEach((entry, i) => {
-    if (picked.size >= limit) return;
-    const domain = domainOf(entry).toLowerCase();
+  const held: number[] = [];
+  for (let i = 0; i < ranked.length && picked.size < limit; i++) {
+    const domain = domainOf(ranked[i]!).toLowerCase();
     const count = perDomain.get(domain) ?? 0;
-    if (count >= maxPerDomain) return;
+    if (count >= maxPerDomain) {
+      held.push(i);
+      continue;
+    }
+    while (held.length > 0 && picked.size < limit && scoreOf(ranked[i]!) < DIVERSITY_SHARE * scoreOf(ranked[held[0]!]!)) picked.add(held.shift()!);
+    if (picked.size >= limit) break;
     perDomain.set(domain, count + 1);
     picked.add(i);
-  });
+  }
   for (let i = 0; i < ranked.length && picked.size < limit; i++) picked.add(i);
   return ranked.filter((_e, i) => picked.has(i));
 }
