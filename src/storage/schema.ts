@@ -102,7 +102,7 @@ export interface AuditHourlyTable extends Record<`lat_${number}`, number> {
   latency_ms_sum: number;
 }
 
-/** Errors per hour, per account and mode and for the whole deployment (account `*`, since 20261125T1000). */
+/** Errors per hour, per account and mode and for the whole deployment (account `*`, since 20261125T1300). */
 export interface AuditErrorsHourlyTable {
   account_id: string;
   mode: string;
