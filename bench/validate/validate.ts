@@ -23,14 +23,10 @@
  * Data: BENCH_DATA or ../shared/data.
  */
 import http from 'node:http';
-import { Pool } from 'undici';
-import { loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/log/logger.js';
-import { startService } from '../../src/service.js';
-import { testEnv, TEST_KEY } from '../../test/helpers/service.js';
+import { TEST_KEY } from '../../test/helpers/service.js';
+import { startValidateBench } from './bench-service.js';
 import { createDatabase, databaseUrl as urlOf } from '../../test/helpers/database.js';
 import { apiDocument, loadCorpus, scifactId } from '../index/scifact.js';
-import { unlimitedPlan } from '../unlimited-plan.js';
 import { percentile } from '../percentile.js';
 import { answerLabel, classification, loadClaims, tradeOff, type SciFactClaim } from './scifact-claims.js';
 import { runOodBench } from './ood-claims.js';
@@ -42,20 +38,11 @@ const DATABASE_NAME = process.env.SEARCH_BENCH_DATABASE ?? 'sev_bench_search';
 const SERVER = process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test';
 const CONCURRENCY = 4;
 
-const plan = unlimitedPlan();
 const databaseUrl = REUSE
   ? urlOf(SERVER, DATABASE_NAME)
   : await createDatabase(SERVER, DATABASE_NAME);
-const config = loadConfig(testEnv({ DATABASE_URL: databaseUrl, ...plan.env, POOL_SIZE: '2', WORKER_CONCURRENCY: '8', KEY_CACHE_TTL_S: '3600' }));
-const service = await startService(config, 'all', createLogger('silent', 'all'));
-const client = new Pool(service.url, { connections: CONCURRENCY + 2 });
-
-async function post(url: string, body: unknown, key: string): Promise<any> {
-  const response = await client.request({ method: 'POST', path: url, body: JSON.stringify(body), headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } });
-  const json = (await response.body.json()) as any;
-  if (response.statusCode !== 200 && response.statusCode !== 422) throw new Error(`POST ${url}: ${response.statusCode} ${JSON.stringify(json).slice(0, 300)}`);
-  return json;
-}
+const bench = await startValidateBench(databaseUrl, CONCURRENCY);
+const post = bench.post;
 
 const key: string = (await post('/v1/auth/keys', { name: 'bench-validate', mode: 'test' }, TEST_KEY)).data.key;
 const corpus = loadCorpus();
@@ -128,7 +115,5 @@ await run('with the cited abstracts as sources (local pages), confidence_thresho
 const liveKey: string = (await post('/v1/auth/keys', { name: 'bench-validate-ood', mode: 'live' }, TEST_KEY)).data.key;
 await runOodBench(post, liveKey, CONCURRENCY);
 
-await client.close();
 pages.close();
-await service.close();
-plan.remove();
+await bench.close();
