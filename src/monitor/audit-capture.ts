@@ -36,6 +36,12 @@ export class AuditCapture {
   private retryTimer: NodeJS.Timeout | undefined;
   private readonly backlogTimer: NodeJS.Timeout;
   private closed = false;
+  /**
+   * Set when the connection closes, cleared when it is ready again. A connection still opening
+   * for the first time is not away: its commands wait in ioredis's queue, bounded by the hand-off
+   * timeout, where buffering them would leave the first answers of a new process in memory.
+   */
+  private away = false;
 
   constructor(
     /** Its own connection (closed with the capture): a response waits for its entry's write. */
@@ -46,6 +52,8 @@ export class AuditCapture {
     private readonly options: CaptureOptions,
   ) {
     this.key = auditStreamKey(prefix);
+    redis.on('close', () => { this.away = true; });
+    redis.on('ready', () => { this.away = false; });
     this.backlogTimer = setInterval(() => void this.refreshBacklog(), BACKLOG_REFRESH_MS);
     this.backlogTimer.unref();
     void this.refreshBacklog();
@@ -67,7 +75,7 @@ export class AuditCapture {
       this.metrics.dropped('backlog_full', 1);
       return Promise.resolve();
     }
-    if (this.redis.status !== 'ready') {
+    if (this.away) {
       this.keep([entry]);
       return Promise.resolve();
     }
