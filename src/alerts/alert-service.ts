@@ -196,7 +196,9 @@ export class AlertService {
 
   /** The alert, if `actor` may see it: a key its own account's in its own mode, the master key any. Others are 404, as if absent. */
   private async visible(actor: Principal, id: string): Promise<AlertWithState> {
-    const row = await findAlert(this.deps.db, id);
+    // Alert ids are printable ASCII, as their column is; anything else names no alert (and MySQL
+    // refuses to compare it with the column at all).
+    const row = /^[!-~]+$/.test(id) ? await findAlert(this.deps.db, id) : undefined;
     const mine = row && (actor.permissions.has('operator') || (row.owner_account_id === actor.accountId && row.owner_mode === actor.mode));
     if (!row || !mine) throw new ApiError('NOT_FOUND', { resource: 'alert', id }, `No alert with id ${id}.`);
     return row;

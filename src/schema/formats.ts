@@ -69,4 +69,6 @@ export const PATTERN_NOUNS: Readonly<Record<string, string>> = {
   '^[a-z][a-z0-9_]*$': 'a lower-case identifier (a-z, 0-9, _)',
   '^[a-z][a-z0-9_-]*$': 'a lower-case name (a-z, 0-9, _, -)',
   '^/': 'a path starting with /',
+  // Ids the service hands out are printable ASCII, as the columns that hold them are.
+  '^[!-~]+$': 'an id (printable ASCII, no spaces)',
 };
