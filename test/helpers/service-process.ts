@@ -1,0 +1,57 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../../src/paths.js';
+import { freePort } from './free-port.js';
+import { testEnv } from './service.js';
+import { until } from './wait.js';
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  url: string;
+  /** The process's last lines of output, for the report of a failure. */
+  output(): string;
+  /** Resident memory and V8 heap in use, from the process's own /metrics. */
+  memory(): Promise<{ rss: number; heapUsed: number }>;
+  stop(): Promise<void>;
+}
+
+/** `npm start` as a user runs it (`node dist/src/main.js`), in a process of its own on a free port. */
+export async function spawnService(overrides: Record<string, string> = {}, args: string[] = []): Promise<ServiceProcess> {
+  const port = await freePort();
+  const env = testEnv({ PORT: String(port), LOG_LEVEL: 'warn', ...overrides });
+  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist/src/main.js'), ...args], {
+    env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  const keep = (chunk: Buffer) => {
+    lines.push(...chunk.toString().split('\n').filter(Boolean));
+    lines.splice(0, Math.max(0, lines.length - 200));
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  let gone = false;
+  void exited.then(() => { gone = true; });
+  await until(async () => {
+    if (gone) throw new Error(`service exited at start:\n${lines.join('\n')}`);
+    return fetch(`${url}/livez`).then((r) => r.ok, () => false);
+  }, 30_000);
+  return {
+    child,
+    url,
+    output: () => lines.join('\n'),
+    async memory() {
+      const text = await (await fetch(`${url}/metrics`)).text();
+      const read = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
+      return { rss: read('process_resident_memory_bytes'), heapUsed: read('nodejs_heap_size_used_bytes') };
+    },
+    async stop() {
+      if (gone) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
