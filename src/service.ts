@@ -89,7 +89,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
   if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
 
   const redis = openRedis(config.redisUrl, loggedOutages(logger, 'commands'));
-  coalesceWrites(redis);
+  const writes = coalesceWrites(redis);
   const connection = redisOptions(config.redisUrl);
   const queues = createQueues(connection, config.queuePrefix);
   const heartbeatMs = config.workerHeartbeatMs;
@@ -173,9 +173,9 @@ export async function startService(config: Config, role: Role, logger: Logger, o
       namespaceMaxBytes: config.cacheNamespaceMaxBytes, logger, ...(near ? { near } : {}),
     });
     const auditCapture = config.audit.capture
-      // A connection of its own: on the shared one, writes are corked until the next check phase
-      // (coalesced-writes.ts), and a batch sent from the check phase would wait a whole turn.
-      ? new AuditCapture(openRedis(config.redisUrl, loggedOutages(logger, 'audit-capture')), config.queuePrefix, auditObserver(metrics), logger, { maxBacklog: config.audit.backlogMax, maxBuffered: 100_000, handoffTimeoutMs: config.audit.handoffTimeoutMs })
+      // The entries of a turn leave with the turn's other commands, in the same write.
+      ? new AuditCapture(redis, config.queuePrefix, auditObserver(metrics), logger,
+        { maxBacklog: config.audit.backlogMax, maxBuffered: 100_000, handoffTimeoutMs: config.audit.handoffTimeoutMs }, (send) => writes.atWrite(send))
       : undefined;
     const usageRecorder = new UsageRecorder(storage.db, logger);
     const usageMeter = new UsageMeter(redis, storage.db, config.queuePrefix, clock, usageRecorder);

@@ -143,6 +143,7 @@ describe('audit capture: nothing lost, nothing twice', function () {
       expect(records.flatMap(([, fields]) => decodeEntries(fields[1]!).entries.map((e) => e.entryId))).to.deep.equal([recorded.entryId]);
     } finally {
       await capture.close();
+      redis.disconnect();
       await reader.del(auditStreamKey(prefix));
       reader.disconnect();
     }

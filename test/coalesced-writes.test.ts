@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
-import { coalesceWrites } from '../src/redis/coalesced-writes.js';
+import { coalesceWrites, type CoalescedWrites } from '../src/redis/coalesced-writes.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -8,10 +8,11 @@ describe('coalesced Redis writes', function () {
   this.timeout(20_000);
   let redis: Redis;
   let writes: number;
+  let coalesced: CoalescedWrites;
 
   beforeEach(async () => {
     redis = new Redis(REDIS_URL);
-    coalesceWrites(redis);
+    coalesced = coalesceWrites(redis);
     await redis.ping();
     // Every socket write, single or gathered, passes through one of these two.
     writes = 0;
@@ -44,5 +45,25 @@ describe('coalesced Redis writes', function () {
     expect(await redis.echo('first')).to.equal('first');
     expect(await redis.echo('second')).to.equal('second');
     expect(writes).to.equal(2);
+  });
+
+  it('sends what a caller gathers over the turn with the turn\'s write, not in one of its own', async () => {
+    // As the audit capture does: the entries of the requests answered in a turn, sent at its end.
+    const gathered: string[] = [];
+    let sent: Promise<string> | undefined;
+    const echoed = redis.echo('a command of the turn');
+    coalesced.atWrite(() => { sent = redis.echo(gathered.join(' ')); });
+    gathered.push('gathered', 'entries');
+    expect(await echoed).to.equal('a command of the turn');
+    expect(await sent).to.equal('gathered entries');
+    expect(writes).to.equal(1);
+  });
+
+  it('sends what a caller gathers in a turn that has no other command', async () => {
+    let sent: Promise<string> | undefined;
+    coalesced.atWrite(() => { sent = redis.echo('alone'); });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await sent).to.equal('alone');
+    expect(writes).to.equal(1);
   });
 });

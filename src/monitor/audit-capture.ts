@@ -44,12 +44,17 @@ export class AuditCapture {
   private away = false;
 
   constructor(
-    /** Its own connection (closed with the capture): a response waits for its entry's write. */
     private readonly redis: Redis,
     prefix: string,
     private readonly metrics: CaptureMetrics,
     private readonly logger: Logger,
     private readonly options: CaptureOptions,
+    /**
+     * When the entries gathered in a turn are sent: by default in the check phase; on a connection
+     * whose writes are coalesced, with the turn's write (CoalescedWrites.atWrite), so the entries
+     * share the write system call, and the reply the read, of the turn's other commands.
+     */
+    private readonly schedule: (send: () => void) => void = setImmediate,
   ) {
     this.key = auditStreamKey(prefix);
     redis.on('close', () => { this.away = true; });
@@ -81,7 +86,7 @@ export class AuditCapture {
     }
     if (!this.gathering) {
       const batch: AuditEntry[] = [];
-      this.gathering = { entries: batch, sent: new Promise((resolve) => setImmediate(() => void this.send(batch).then(resolve))) };
+      this.gathering = { entries: batch, sent: new Promise((resolve) => this.schedule(() => void this.send(batch).then(resolve))) };
     }
     this.gathering.entries.push(entry);
     return this.gathering.sent;
@@ -99,7 +104,7 @@ export class AuditCapture {
     }
   }
 
-  /** Hands the buffer over (waiting at most `timeoutMs`), then stops. */
+  /** Hands the buffer over (waiting at most `timeoutMs`), then stops; the connection is its owner's to close. */
   async close(timeoutMs = 2000): Promise<void> {
     this.closed = true;
     clearInterval(this.backlogTimer);
@@ -109,7 +114,6 @@ export class AuditCapture {
       if (!(await this.handOver())) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     if (this.buffer.length > 0) this.logger.error({ entries: this.buffer.length }, 'audit entries lost at shutdown: Redis did not take them');
-    this.redis.disconnect();
   }
 
   private keep(entries: AuditEntry[]): void {

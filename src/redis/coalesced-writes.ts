@@ -11,6 +11,18 @@ interface Batch {
   socket: Redis['stream'];
   commands: number;
   open: boolean;
+  /** Run just before the batch is written: their commands leave in the same write. */
+  lastCalls: (() => void)[];
+}
+
+export interface CoalescedWrites {
+  /**
+   * Calls `send` at the end of this turn's write, so that the commands it sends go out with the
+   * others of the turn rather than in a write of their own (a command sent from the check phase
+   * would otherwise open a batch that waits for the next turn). For a caller that gathers work
+   * over a turn, as the audit capture gathers the entries of the requests answered in it.
+   */
+  atWrite(send: () => void): void;
 }
 
 /**
@@ -29,25 +41,37 @@ interface Batch {
  * own error (a failing script fails only its request; see redis/ioredis#1931 for why
  * autoPipelining was not used). The added latency is the rest of the turn, microseconds.
  */
-export function coalesceWrites(redis: Redis, maxBatch = MAX_BATCH): void {
+export function coalesceWrites(redis: Redis, maxBatch = MAX_BATCH): CoalescedWrites {
   let batch: Batch | undefined;
   const close = (closing: Batch): void => {
     // Once only: a batch closed early must not uncork its socket again for the next batch.
     if (!closing.open) return;
     closing.open = false;
+    // Still the open batch while they run, so what they send joins its write.
+    for (const call of closing.lastCalls.splice(0)) call();
     if (batch === closing) batch = undefined;
     closing.socket.uncork();
   };
+  const open = (): Batch | undefined => {
+    const socket = redis.stream;
+    if (batch || !socket?.writable) return batch;
+    const opened: Batch = batch = { socket, commands: 0, open: true, lastCalls: [] };
+    socket.cork();
+    setImmediate(() => close(opened));
+    return opened;
+  };
   const send = redis.sendCommand.bind(redis);
   redis.sendCommand = (command, stream) => {
-    const socket = redis.stream;
-    if (!batch && socket?.writable) {
-      const opened: Batch = batch = { socket, commands: 0, open: true };
-      socket.cork();
-      setImmediate(() => close(opened));
-    }
+    open();
     const reply = send(command, stream);
     if (batch && ++batch.commands >= maxBatch) close(batch);
     return reply;
+  };
+  return {
+    atWrite(call) {
+      const current = open();
+      if (current) current.lastCalls.push(call);
+      else setImmediate(call); // not connected: ioredis queues the commands until it is
+    },
   };
 }
