@@ -123,6 +123,9 @@ const ROWS: readonly Row[] = [
     ['LOCALHOST in capitals', 'http://LOCALHOST:{p}/'],
     ['localhost over https', 'https://localhost:{p}/'],
     ['a name under .localhost', 'http://ssrf.localhost:{p}/'],
+    // Fully qualified forms of the same names (RFC 6761): they once passed the alerts' save-time check.
+    ['localhost with a trailing dot', 'http://localhost.:{p}/'],
+    ['a name under .localhost with a trailing dot', 'http://ssrf.localhost.:{p}/'],
   ]),
   ...([301, 302, 303, 307, 308] as const).map((status): Row => (
     { class: 'redirect to a private address', name: `${status} to loopback`, url: 'http://127.0.0.1:{p}/', redirect: status })),
