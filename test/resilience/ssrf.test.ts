@@ -37,7 +37,8 @@ interface Site {
   close(): Promise<void>;
 }
 
-async function startSite(): Promise<Site> {
+/** @param robots when given, robots.txt answers this redirect instead of its rules. */
+async function startSite(robots?: { status: number; location: string }): Promise<Site> {
   const targets: string[] = [];
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     req.resume();
@@ -49,6 +50,9 @@ async function startSite(): Promise<Site> {
     };
     if (redirect) {
       res.writeHead(Number(redirect[1]), { location: url.searchParams.get('to') ?? '/' });
+      res.end();
+    } else if (url.pathname === '/robots.txt' && robots) {
+      res.writeHead(robots.status, { location: robots.location });
       res.end();
     } else if (url.pathname === '/robots.txt') {
       send('text/plain', `User-agent: *\nCrawl-delay: 0\nSitemap: ${origin}/sitemap.xml\n`);
@@ -112,7 +116,7 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 
 /** What the fetcher says when it refuses the case (robots.txt is fetched first where it is obeyed, and refused the same way). */
 function fetchReason(c: SsrfCase): RegExp {
-  if (c.refusal.kind === 'scheme') return /^redirect to a non-http\(s\) URL$/;
+  if (c.refusal.kind === 'scheme') return /^(robots\.txt: )?redirect to a non-http\(s\) URL$/;
   const addresses = c.refusal.addresses.map(escapeRegExp).join('|');
   return new RegExp(`^(robots\\.txt: )?(address not allowed: (${addresses})${c.refusal.unresolved ? '|host not found' : ''})$`);
 }
@@ -152,8 +156,9 @@ describe('SSRF battery: every case refused on every entry point, no connection m
   const engineResults = new Map<string, SsrfCase[]>();
 
   before(async () => {
-    canary = await startCanary(SSRF_CASE_COUNT);
-    // One port also listened on at the site's address, which the guard allows: the instruments' control.
+    // Held at the sites' address too, so that no site takes a case's port there. The cases
+    // never target that address; the control does: the guard allows it.
+    canary = await startCanary(SSRF_CASE_COUNT, [SITE_ADDRESS]);
     control = await startCanary(1, [SITE_ADDRESS]);
     sites = await Promise.all(Array.from({ length: Math.ceil(SSRF_CASE_COUNT / CRAWL_BATCH) }, startSite));
     engine = await startJsonServer((request) => {
@@ -300,6 +305,29 @@ describe('SSRF battery: every case refused on every entry point, no connection m
 
   it('a crawl refuses every case listed in a sitemap', async () => {
     await expectCrawlsRefuse(CRAWL_BATCH, (_, i) => ({ urls: [`${sites[i]!.url}/`], max_depth: 1, same_domain: false, sitemaps: true }), 1);
+  });
+
+  it('a robots.txt that redirects leads nowhere the guard refuses (extract obeying robots.txt)', async () => {
+    const redirecting = cases.filter((c) => c.redirect);
+    // A site per case: robots.txt answers are cached per origin.
+    const robotsSites = await Promise.all(redirecting.map((c) => {
+      const url = new URL(c.url);
+      return startSite({ status: Number(url.pathname.slice('/r/'.length)), location: url.searchParams.get('to')! });
+    }));
+    try {
+      const wrong: string[] = [];
+      await Promise.all(redirecting.map(async (c, i) => {
+        const res = await call(service.url, '/v1/extract', { body: { url: `${robotsSites[i]!.url}/page`, options: { respect_robots: true } } });
+        const error = res.json?.error;
+        const failures = new Map([['robots', { code: error?.code, reason: error?.details?.reason }]]);
+        if (res.status !== 422 || !String(error?.details?.reason).startsWith('robots.txt: ')) wrong.push(`${describeCase(c)}: ${res.status} ${JSON.stringify(res.json)}`);
+        else wrong.push(...misrefused([c], failures, () => 'robots'));
+      }));
+      expect(wrong, wrong.join('\n')).to.deep.equal([]);
+    } finally {
+      await Promise.all(robotsSites.map((s) => s.close()));
+    }
+    expectNoConnection();
   });
 
   it('deep search reads none of the cases the upstream engine returns', async () => {
