@@ -160,7 +160,7 @@ describe('SSRF battery: every case refused on every entry point, no connection m
     // never target that address; the control does: the guard allows it.
     canary = await startCanary(SSRF_CASE_COUNT, [SITE_ADDRESS]);
     control = await startCanary(1, [SITE_ADDRESS]);
-    sites = await Promise.all(Array.from({ length: Math.ceil(SSRF_CASE_COUNT / CRAWL_BATCH) }, startSite));
+    sites = await Promise.all(Array.from({ length: Math.ceil(SSRF_CASE_COUNT / CRAWL_BATCH) }, () => startSite()));
     engine = await startJsonServer((request) => {
       const batch = /batch(\d+)/.exec(request.url.searchParams.get('q') ?? '')?.[1];
       const results = (engineResults.get(batch ?? '') ?? []).map((c, i) => ({
