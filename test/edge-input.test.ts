@@ -9,7 +9,7 @@ const nestedArrays = (levels: number): string => '['.repeat(levels) + ']'.repeat
 
 /**
  * Hostile input refused at the edge, with a catalogued 400 and never a 500: bodies nested too
- * deep, text that is not well-formed Unicode.
+ * deep, text that is not well-formed Unicode, numbers in query strings too large to be finite.
  */
 describe('input at the edge', function () {
   this.timeout(60_000);
@@ -105,6 +105,28 @@ describe('input at the edge', function () {
       const path = await call(service.url, '/v1/auth/keys/%ED%A0%80');
       expect(path.status).to.equal(404);
       expect(path.json.error.details.id).to.equal('%ED%A0%80');
+    });
+  });
+
+  describe('numbers in query strings', () => {
+    it('refuses a number too large to be finite in every paged list, naming the parameter', async () => {
+      const cases: Array<[string, string]> = [
+        ['/v1/auth/keys?limit=1e309', 'limit'],
+        ['/v1/auth/keys?offset=1e309', 'offset'],
+        ['/v1/accounts?limit=-1e309', 'limit'],
+        ['/v1/accounts?offset=Infinity', 'offset'],
+        ['/v1/auth/service-accounts?offset=1e400', 'offset'],
+        ['/v1/dashboards?limit=1e309', 'limit'],
+        ['/v1/audit?offset=1e309', 'offset'],
+      ];
+      for (const [path, parameter] of cases) {
+        const response = await call(service.url, path);
+        expect(response.status, `${path} ${JSON.stringify(response.json)}`).to.equal(400);
+        expect(response.json.error.code, path).to.equal('INVALID_PARAMETER');
+        expect(response.json.error.details.parameter, path).to.equal(parameter);
+        expect(response.json.error.details.provided, path).to.equal(new URLSearchParams(path.split('?')[1]).get(parameter));
+      }
+      expect((await call(service.url, '/v1/auth/keys?limit=1e2&offset=0')).status).to.equal(200);
     });
   });
 });

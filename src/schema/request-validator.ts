@@ -82,7 +82,26 @@ export function validateBody<T>(schemaId: string, data: unknown): T {
  */
 export function validateQuery<T>(schemaId: string, data: unknown): T {
   const copy = isRecord(data) ? { ...data } : data;
-  return run(load().query, schemaId, copy, 'querystring') as T;
+  const coerced = run(load().query, schemaId, copy, 'querystring');
+  refuseInfinite(schemaId, data, coerced);
+  return coerced as T;
+}
+
+/**
+ * AJV coerces '1e309', '-1e309' and 'Infinity' to infinite numbers, which pass its number and
+ * integer types and skip minimum and maximum (it compares finite numbers only), so they would
+ * reach SQL as they are. A query string is flat: its numbers are its top-level values.
+ */
+function refuseInfinite(schemaId: string, original: unknown, coerced: unknown): void {
+  if (!isRecord(coerced)) return;
+  for (const [name, value] of Object.entries(coerced)) {
+    if (typeof value !== 'number' || Number.isFinite(value)) continue;
+    const properties = load().documents.get(schemaId)?.properties as Record<string, AnySchemaObject> | undefined;
+    raise({
+      keyword: 'type', path: [name], present: true, value: isRecord(original) ? original[name] : value,
+      schema: properties?.[name], params: {}, ajvMessage: 'must be a finite number',
+    }, 'querystring');
+  }
 }
 
 /** Every schema by id, as written in schemas/ (copies: callers may change them freely). */
