@@ -534,7 +534,10 @@ describe('result cache', function () {
       await expectError(clear(key, { tags: [] }), 'INVALID_PARAMETER', { parameter: 'tags' });
       await expectError(clear(key, { older_than: 'yesterday' }), 'INVALID_PARAMETER', { parameter: 'older_than' });
       // Content over 1 MB as JSON, in a body well within the 10 MB request limit.
-      await expectError(store(key, { query: 'big', content: 'x'.repeat(1024 * 1024) }), 'CONTENT_TOO_LARGE', { max_size_mb: 1, provided_size_mb: 1.01 });
+      const big = await store(key, { query: 'big', content: 'x'.repeat(1024 * 1024) });
+      await expectError(Promise.resolve(big), 'CONTENT_TOO_LARGE', { max_size_mb: 1, provided_size_mb: 1.01 });
+      // The advice names the limit this request broke, not the request body's.
+      expect(big.json.error.suggestion).to.equal('Send at most 1 MB.');
       expect((await query(key, 'big')).status).to.equal(404);
       expect((await store(key, { query: 'just fits', content: 'x'.repeat(1024 * 1024 - 2) })).status).to.equal(200);
     });
