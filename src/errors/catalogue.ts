@@ -2,7 +2,8 @@
  * The one error catalogue of the service: every code a client can receive, its HTTP status,
  * the fields its `details` carries, whether a retry can help, and the advice we give.
  * Section 7.3 of the interface specification, plus the codes it leaves open (404, 405, 415,
- * generic invalid parameter, HTTPS required, client address outside an allowlist, inactive key).
+ * generic invalid parameter, HTTPS required, client address outside an allowlist, inactive key,
+ * and what Node's HTTP parser refuses: malformed requests, time-outs, oversized headers).
  */
 
 export interface ErrorSpec {
@@ -74,6 +75,21 @@ export const ERROR_CATALOGUE = {
   INVALID_JSON: {
     status: 400, retryable: false, details: ['line', 'column', 'syntax_error'],
     message: 'The request body is not valid JSON.',
+  },
+  MALFORMED_REQUEST: {
+    status: 400, retryable: false, details: ['reason'],
+    message: 'The request is not well-formed HTTP/1.1.',
+    suggestion: 'Check the client or proxy that sent it: details.reason says what was refused.',
+  },
+  REQUEST_TIMEOUT: {
+    status: 408, retryable: true, details: [],
+    message: 'The request did not arrive in time.',
+    suggestion: 'Send the whole request at once, or retry over a faster connection.',
+  },
+  HEADERS_TOO_LARGE: {
+    status: 431, retryable: false, details: ['max_size_kb'],
+    message: 'The request headers are larger than the limit.',
+    suggestion: 'Send at most {max_size_kb} KB of headers; a long cookie or token is the usual cause.',
   },
   HTTPS_REQUIRED: {
     status: 403, retryable: false, details: ['scheme'],
