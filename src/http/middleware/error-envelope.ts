@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
-import { ApiError, ERROR_CATALOGUE } from '../../errors/catalogue.js';
+import { ApiError, suggestionFor } from '../../errors/catalogue.js';
 import type { AppState } from '../context.js';
 
 /**
@@ -15,26 +15,31 @@ export function errorEnvelope(upgradeUrl: string | undefined): Middleware<AppSta
       await next();
     } catch (thrown) {
       const error = thrown instanceof ApiError ? thrown : internal(thrown);
-      const spec = ERROR_CATALOGUE[error.code];
       if (error.status >= 500) ctx.state.log.error({ err: error.cause ?? thrown, code: error.code, details: error.details }, 'request failed');
       ctx.status = error.status;
       ctx.set(error.headers);
-      const details = UPGRADABLE.has(error.code)
-        ? { ...error.details, upgrade_url: upgradeUrl ?? `${ctx.state.origin ?? ''}/v1/plans` }
-        : error.details;
-      ctx.body = {
-        success: false,
-        error: {
-          code: error.code,
-          message: error.message,
-          ...(details ? { details } : {}),
-          ...('suggestion' in spec ? { suggestion: spec.suggestion } : {}),
-          documentation: `${ctx.state.origin ?? ''}/docs/errors#${error.code}`,
-        },
-        request_id: ctx.state.requestId,
-        timestamp: new Date().toISOString(),
-      };
+      ctx.body = envelope(error, { requestId: ctx.state.requestId, origin: ctx.state.origin ?? '', upgradeUrl });
     }
+  };
+}
+
+/** The error envelope of section 7.1 for `error`; also written by the server for what never reaches Koa (server.ts). */
+export function envelope(error: ApiError, context: { requestId: string; origin: string; upgradeUrl: string | undefined }): Record<string, unknown> {
+  const details = UPGRADABLE.has(error.code)
+    ? { ...error.details, upgrade_url: context.upgradeUrl ?? `${context.origin}/v1/plans` }
+    : error.details;
+  const suggestion = suggestionFor(error.code, details);
+  return {
+    success: false,
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(details ? { details } : {}),
+      ...(suggestion !== undefined ? { suggestion } : {}),
+      documentation: `${context.origin}/docs/errors#${error.code}`,
+    },
+    request_id: context.requestId,
+    timestamp: new Date().toISOString(),
   };
 }
 
