@@ -4,6 +4,7 @@
  * the CPU pool is) and behind npm run ingest (which calls that endpoint).
  */
 import type { Mode } from '../mode.js';
+import { parseStorableDate } from '../storage/datetime.js';
 import { TaskTimeoutError, type CpuPool } from '../pool/pool.js';
 import type { AcceptedDocument, IngestDocument, IngestError } from './ingest-document.js';
 import { markdownToText } from './markdown-text.js';
@@ -123,7 +124,7 @@ function toIndexInput(document: IngestDocument, text: string, fetchedAt: Date): 
     text,
     language: document.language ?? null,
     author: document.author ?? null,
-    publishedAt: document.published_date === undefined ? null : new Date(document.published_date),
+    publishedAt: document.published_date === undefined ? null : parseStorableDate(document.published_date),
     fetchedAt,
     countryHint: document.country?.toUpperCase() ?? null,
     authority: null,
