@@ -183,6 +183,15 @@ describe('index ingestion API', function () {
       expect(response.json.data.errors).to.deep.equal([{ index: 0, field: 'content', reason: 'has no text once converted from html' }]);
     });
 
+    it('refuses an HTML document past the DOM\'s limits, as a page to extract would be, and indexes the rest', async () => {
+      const response = await post([
+        { url: url('deep'), title: 'Deep', content_type: 'html', content: `<body>${'<div>'.repeat(2000)}Deep text.</body>` },
+        { url: url('shallow'), title: 'Shallow', content: `Shallow text: ${Array.from({ length: 12 }, () => randomUUID().slice(0, 8)).join(' ')}.` },
+      ]);
+      expect(response.json.data.errors).to.deep.equal([{ index: 0, field: 'content', reason: 'page too complex: elements nested more than 1000 deep' }]);
+      expect(response.json.data.results.map((r: { index: number; status: string }) => [r.index, r.status])).to.deep.equal([[1, 'indexed']]);
+    });
+
     it('runs a large batch as a job that reports progress, counts and errors, to its own account and mode only', async () => {
       const documents: unknown[] = Array.from({ length: 120 }, (_, i) => ({
         url: url(`bulk/${i}`), title: `Bulk ${i}`, content: `Document number ${i} talks about topic ${i * 7} and nothing else at all.`,

@@ -70,7 +70,7 @@ export function startWorkers(deps: WorkerDeps): RunningWorkers {
     }) as Processor,
     validate: createValidateProcessor({ config: deps.config, pool: deps.pool, index: deps.index, fetchLimit, metrics: deps.metrics, searxng, judge }) as Processor,
     extract: createExtractProcessor({ config: deps.config, pool: deps.pool, db: deps.db, fetchLimit, metrics: deps.metrics, index: deps.index }) as Processor,
-    index: createIndexProcessor({ index: deps.index, pool: deps.pool }) as Processor,
+    index: createIndexProcessor({ index: deps.index, pool: deps.pool, htmlLimits: deps.config.html }) as Processor,
     crawl: crawl.processor as Processor,
   };
 
