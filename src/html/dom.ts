@@ -6,7 +6,8 @@ import { TagReader } from './tag-reader.js';
  *
  * htmlparser2's own Parser keeps its open-element stack with `unshift`/`indexOf`, which is
  * quadratic on deeply nested or badly closed markup (100,000 nested divs take seconds). This
- * module drives htmlparser2's linear Tokenizer (through TagReader) with a small tree builder of its own:
+ * module drives htmlparser2's linear Tokenizer (through TagReader) with a small tree builder of
+ * its own:
  * - the open-element stack is pushed and popped at its end, and a per-name count of open
  *   elements answers "is there an open <x>?" in O(1), so stray end tags cost nothing;
  * - nesting is capped at MAX_DEPTH: an element opened deeper is attached as a leaf at the cap
@@ -40,7 +41,7 @@ export interface DomLimits {
  */
 export const DEFAULT_DOM_LIMITS: DomLimits = { maxNodes: 250_000, maxDepth: 1000 };
 
-/** A page past one of the DOM's limits; `reason` says which, as the client is told. */
+/** A page past one of the DOM's limits; its message says which, as the client is told. */
 export class DomLimitError extends Error {
   constructor(readonly limit: 'nodes' | 'depth', readonly max: number) {
     super(limit === 'nodes' ? `page too complex: more than ${max} elements and text nodes` : `page too complex: elements nested more than ${max} deep`);

@@ -50,7 +50,8 @@ const NO_MAIN_CONTENT = 'no main content found';
 /**
  * @throws ApiError: the fetch's failure as the client is told it (URL_INVALID, URL_UNREACHABLE,
  *   EXTRACTION_FAILED); EXTRACTION_FAILED for a page too complex (past the DOM's limits or the
- *   pool's), without main content or with less than minContentLength. The signal's reason once it aborts, before the fetch or the cleaning.
+ *   pool's), without main content or with less than minContentLength. The signal's reason once
+ *   it aborts, before the fetch or the cleaning.
  */
 export async function readPage(deps: PageReaderDeps, url: string, options: ReadOptions): Promise<PageRead> {
   options.signal?.throwIfAborted();
