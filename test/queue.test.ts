@@ -9,6 +9,9 @@ import { createQueueEvents, createQueues, type QueueEventsByName, type Queues } 
 import { resultWithin, runJob } from '../src/queue/run-job.js';
 import { wrapProcessor } from '../src/jobs/worker-runtime.js';
 import { runPrefix } from './helpers/run-scope.js';
+import { sql } from 'kysely';
+import { openStorage } from '../src/storage/connection.js';
+import { TaskOutOfMemoryError, TaskTimeoutError } from '../src/pool/pool.js';
 
 const connection = redisOptions(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
 
@@ -109,6 +112,32 @@ describe('queue: enqueue and wait', () => {
     expect((caught as ApiError).code).to.equal('INTERNAL_SERVER_ERROR');
     expect((caught as ApiError).details?.incident_id).to.be.a('string');
     expect(attempts).to.equal(3);
+  });
+
+  it('does not retry an unexpected failure the next attempt would meet again: a pool limit, a MySQL data exception', async () => {
+    // Issue 20: a page that ran a pool thread out of memory was fetched and cleaned three times.
+    const storage = openStorage(process.env.DATABASE_URL!, 1);
+    let dataException: unknown;
+    try {
+      await sql`CREATE TEMPORARY TABLE dated (at DATETIME(3))`.execute(storage.db);
+      await sql`INSERT INTO dated VALUES (${'10000-01-01 00:00:00'})`.execute(storage.db);
+    } catch (error) {
+      dataException = error;
+    } finally {
+      await storage.close();
+    }
+    expect(dataException).to.have.property('sqlState', '22007');
+    for (const failure of [new TaskTimeoutError('rankSources', 10), new TaskOutOfMemoryError('cleanHtml', 64), dataException]) {
+      let attempts = 0;
+      startWorker(async () => {
+        attempts++;
+        throw failure;
+      });
+      const caught = await runJob(queues.search, events.search, envelope(), { timeoutMs: 10_000, onTimeout: timeout }).catch((error: unknown) => error);
+      expect((caught as ApiError).code).to.equal('INTERNAL_SERVER_ERROR');
+      expect(attempts, String(failure)).to.equal(1);
+      await worker!.close(true);
+    }
   });
 
   it('stops waiting with SERVICE_UNAVAILABLE when the process shuts down', async () => {

@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { CpuPool } from '../pool/pool.js';
 import type { Database } from '../storage/schema.js';
+import { parseStorableDate } from '../storage/datetime.js';
 import type { DocumentIndex } from '../index/types.js';
 import { readPage, withinPoolLimit } from '../page/read-page.js';
 import { findFreshExtraction, insertExtraction, type StoredExtraction } from './extraction.repository.js';
@@ -51,6 +52,7 @@ export async function extractPage(deps: ExtractDeps, context: ExtractContext, re
 
   const fetchedAt = new Date();
   const meta = cleaned.metadata;
+  const publishedAt = meta.publishedDate === null ? null : parseStorableDate(meta.publishedDate);
   await insertExtraction(deps.db, {
     requestId: context.requestId,
     url: request.url,
@@ -60,7 +62,7 @@ export async function extractPage(deps: ExtractDeps, context: ExtractContext, re
     domain: new URL(page.finalUrl).hostname,
     title: meta.title?.slice(0, 1024) ?? null,
     author: meta.author?.slice(0, 512) ?? null,
-    publishedAt: instant(meta.publishedDate),
+    publishedAt,
     language: meta.language?.slice(0, 16) ?? null,
     siteName: meta.siteName?.slice(0, 255) ?? null,
     description: meta.description,
@@ -79,7 +81,7 @@ export async function extractPage(deps: ExtractDeps, context: ExtractContext, re
     text: cleaned.text,
     language: meta.language,
     author: meta.author,
-    publishedAt: instant(meta.publishedDate),
+    publishedAt,
     fetchedAt,
     countryHint: meta.region,
     authority: null,
@@ -138,11 +140,4 @@ function result(request: ExtractRequest, finalUrl: string, cleaned: Rendered, or
     cached: origin.cached,
     fetched_at: origin.fetchedAt.toISOString(),
   };
-}
-
-/** A stored publication date as an instant; a date-only value is midnight UTC of that day. */
-function instant(published: string | null): Date | null {
-  if (!published) return null;
-  const date = new Date(published);
-  return Number.isNaN(date.getTime()) ? null : date;
 }

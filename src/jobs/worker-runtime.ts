@@ -24,6 +24,7 @@ import { startCrawlWorker } from './crawl.processor.js';
 import { HostGate } from '../crawl/host-gate.js';
 import type { NotificationDispatcher } from '../notify/dispatcher.js';
 import { startNotifyWorker } from './notify.processor.js';
+import { isDeterministicFailure } from './deterministic-failures.js';
 
 export interface WorkerDeps {
   config: Config;
@@ -70,7 +71,7 @@ export function startWorkers(deps: WorkerDeps): RunningWorkers {
     }) as Processor,
     validate: createValidateProcessor({ config: deps.config, pool: deps.pool, index: deps.index, fetchLimit, metrics: deps.metrics, searxng, judge }) as Processor,
     extract: createExtractProcessor({ config: deps.config, pool: deps.pool, db: deps.db, fetchLimit, metrics: deps.metrics, index: deps.index }) as Processor,
-    index: createIndexProcessor({ index: deps.index, pool: deps.pool }) as Processor,
+    index: createIndexProcessor({ index: deps.index, pool: deps.pool, htmlLimits: deps.config.html }) as Processor,
     crawl: crawl.processor as Processor,
   };
 
@@ -130,7 +131,8 @@ const DEADLINE_ERRORS: ReadonlySet<string> = new Set(['SEARCH_TIMEOUT', 'EXTRACT
 /**
  * Leaves a failed job in the form the waiting request understands: an ApiError is serialised
  * into the failure reason, and a non-retryable one becomes UnrecoverableError so BullMQ does
- * not retry it; anything unexpected is logged with an incident id and retried with backoff.
+ * not retry it; anything unexpected is logged with an incident id and retried with backoff,
+ * unless it is deterministic (deterministic-failures.ts).
  */
 export function wrapProcessor(
   queue: string,
@@ -150,7 +152,7 @@ export function wrapProcessor(
     } catch (error) {
       const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       const known = error instanceof ApiError;
-      const outcome = (known ? error.retryable && !DEADLINE_ERRORS.has(error.code) : true) && !lastAttempt ? 'retried' : 'failed';
+      const outcome = (known ? error.retryable && !DEADLINE_ERRORS.has(error.code) : !isDeterministicFailure(error)) && !lastAttempt ? 'retried' : 'failed';
       stop({ outcome });
       metrics.jobs.inc({ queue, outcome });
       if (known) {
@@ -160,7 +162,8 @@ export function wrapProcessor(
       }
       const incident = randomUUID();
       log.error({ err: error, incident_id: incident, outcome }, 'job crashed');
-      throw new Error(JSON.stringify(new ApiError('INTERNAL_SERVER_ERROR', { incident_id: incident }).toJSON()));
+      const reason = JSON.stringify(new ApiError('INTERNAL_SERVER_ERROR', { incident_id: incident }).toJSON());
+      throw outcome === 'retried' ? new Error(reason) : new UnrecoverableError(reason);
     } finally {
       counter.active--;
     }

@@ -15,7 +15,8 @@ import { upstreamCandidate } from '../search/upstream-candidates.js';
 import type { SearxngClient, SearxngFailure } from '../search/upstream/searxng.js';
 import type { SourceCandidate } from '../ranking/rank-sources.js';
 import { ApiError } from '../errors/catalogue.js';
-import { TaskTimeoutError } from '../pool/pool.js';
+import { TaskLimitError } from '../pool/pool.js';
+import { tooComplexForPool } from '../page/read-page.js';
 import type { FailedSource, ValidateRequest } from './types.js';
 
 export interface EvidenceDeps extends DeepSearchDeps {
@@ -138,7 +139,7 @@ function stub(url: string): SourceCandidate {
 /**
  * A failed read as the client is told it: the page reader throws the error extraction would
  * answer (src/page/fetch-failure.ts maps the fetcher's failures), whose code, reason and HTTP
- * status are kept; the pool's time limit is the page's fault, as extraction reports it.
+ * status are kept; the pool's time and memory limits are the page's fault, as extraction reports them.
  */
 function failureOf(source: string, error: unknown): FailedSource {
   if (error instanceof ApiError) {
@@ -151,7 +152,7 @@ function failureOf(source: string, error: unknown): FailedSource {
       ...(typeof status === 'number' ? { http_status: status } : {}),
     };
   }
-  if (error instanceof TaskTimeoutError) return { source, code: 'EXTRACTION_FAILED', reason: 'page too complex: processing time limit reached' };
+  if (error instanceof TaskLimitError) return { source, code: 'EXTRACTION_FAILED', reason: tooComplexForPool(error) };
   // A bug, not the page: its internals are not the client's to see.
   return { source, code: 'INTERNAL_SERVER_ERROR', reason: 'unexpected error while reading the source' };
 }
