@@ -125,6 +125,23 @@ describe('queue: enqueue and wait', () => {
     expect((caught as ApiError).code).to.equal('SERVICE_UNAVAILABLE');
   });
 
+  it('drops a job picked up after its caller stopped waiting, without running it', async () => {
+    let ran = 0;
+    startWorker(async () => {
+      ran++;
+      return { done: true };
+    });
+    // As a job stalled on a dead worker, or added by an enqueue that outlived its request, is found.
+    const late = { ...envelope(), expires_at: Date.now() - 1 };
+    const job = await queues.search.add('search', late, { jobId: late.request_id });
+    await eventually(async () => ((await job.getState()) === 'failed' ? true : undefined), 5000);
+    expect(ran).to.equal(0);
+    const onTime = { ...envelope(), expires_at: Date.now() + 5000 };
+    const awaited = await queues.search.add('search', onTime, { jobId: onTime.request_id });
+    await eventually(async () => ((await awaited.getState()) === 'completed' ? true : undefined), 5000);
+    expect(ran).to.equal(1);
+  });
+
   it('keeps a finished job long enough for a late reader', async () => {
     startWorker(async () => ({ done: true }));
     const data = envelope();

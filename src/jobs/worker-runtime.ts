@@ -8,7 +8,7 @@ import { ApiError } from '../errors/catalogue.js';
 import type { Logger } from '../log/logger.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { CpuPool } from '../pool/pool.js';
-import type { QueueName } from '../queue/queues.js';
+import { JOB_EXPIRED, type JobEnvelope, type QueueName } from '../queue/queues.js';
 import type { Database } from '../storage/schema.js';
 import type { DocumentIndex } from '../index/types.js';
 import { startHeartbeat } from '../monitor/worker-registry.js';
@@ -80,7 +80,7 @@ export function startWorkers(deps: WorkerDeps): RunningWorkers {
       connection: deps.connection,
       prefix: deps.config.queuePrefix,
       concurrency: deps.config.workerConcurrency,
-      ...recoveryOptions(),
+      ...recoveryOptions(deps.config),
     });
     worker.on('error', (error) => deps.logger.error({ err: error, queue }, 'worker connection error'));
     return worker;
@@ -123,15 +123,26 @@ export function startWorkers(deps: WorkerDeps): RunningWorkers {
 }
 
 /**
- * How workers recover from a Redis outage.
+ * How workers recover from a Redis outage and from the death of another worker.
  *
  * BullMQ's pause before retrying its own Redis calls after a connection error (writing a
  * finished job's result, fetching the next job) is 15 s by default: cut to half a second, so a
  * worker is back at work soon after Redis returns.
+ *
+ * The jobs of a worker that died (kill -9, a lost host) run again elsewhere once their locks
+ * lapse, JOB_LOCK_MS after their last renewal, and the next stalled-job check (every
+ * JOB_STALLED_CHECK_MS, by any live worker) hands them back to the queue: within the sum of the
+ * two, 6.5 s by default, where BullMQ's defaults took about a minute, longer than any request
+ * waits. A live worker renews its locks four times per lock period: CPU work runs in the pool,
+ * so the event loop that renews them stays free, and a stall of up to three quarters of the
+ * period is tolerated before a running job is taken for dead.
  */
-function recoveryOptions(): Pick<WorkerOptions, 'runRetryDelay'> {
+function recoveryOptions(config: Config): Pick<WorkerOptions, 'runRetryDelay' | 'lockDuration' | 'lockRenewTime' | 'stalledInterval'> {
   return {
     runRetryDelay: 500,
+    lockDuration: config.jobLockMs,
+    lockRenewTime: Math.floor(config.jobLockMs / 4),
+    stalledInterval: config.jobStalledCheckMs,
   };
 }
 
@@ -145,6 +156,8 @@ const DEADLINE_ERRORS: ReadonlySet<string> = new Set(['SEARCH_TIMEOUT', 'EXTRACT
  * Leaves a failed job in the form the waiting request understands: an ApiError is serialised
  * into the failure reason, and a non-retryable one becomes UnrecoverableError so BullMQ does
  * not retry it; anything unexpected is logged with an incident id and retried with backoff.
+ * A job taken up after its caller stopped waiting (`expires_at`: stalled on a dead worker, or
+ * enqueued by an add that outlived its request) is dropped unrun with JOB_EXPIRED.
  */
 export function wrapProcessor(
   queue: string,
@@ -153,9 +166,15 @@ export function wrapProcessor(
   counter: { active: number },
 ): Processor {
   return async (job) => {
+    const { request_id: requestId, expires_at: expiresAt } = job.data as Partial<JobEnvelope<unknown>>;
+    const log = logger.child({ request_id: requestId, job_id: job.id, queue });
+    if (expiresAt !== undefined && Date.now() >= expiresAt) {
+      metrics.jobs.inc({ queue, outcome: 'expired' });
+      log.info({ late_ms: Date.now() - expiresAt }, 'job dropped unrun: its caller had stopped waiting');
+      throw new UnrecoverableError(JOB_EXPIRED);
+    }
     counter.active++;
     const stop = metrics.jobDuration.startTimer({ queue });
-    const log = logger.child({ request_id: (job.data as { request_id?: string }).request_id, job_id: job.id, queue });
     try {
       const result = await processor(job);
       stop({ outcome: 'completed' });

@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Job, Queue, QueueEvents } from 'bullmq';
 import { ApiError } from '../errors/catalogue.js';
-import type { JobEnvelope } from './queues.js';
+import { JOB_EXPIRED, type JobEnvelope } from './queues.js';
 
 export interface RunJobOptions {
   /**
    * When the caller stops waiting (epoch ms), counted from the request's arrival: enqueueing,
-   * queueing, retries and processing all fall within it.
+   * queueing, retries and processing all fall within it. The job carries it (`expires_at`), so
+   * a worker that takes it up later drops it instead of working for nobody.
    */
   deadline: number;
   /** The error the client gets when the deadline passes (SEARCH_TIMEOUT, ...) while Redis answers. */
@@ -45,6 +46,7 @@ export async function runJob<TInput, TResult>(
   options: RunJobOptions,
 ): Promise<TResult> {
   options.signal?.throwIfAborted();
+  const data: JobEnvelope<TInput> = { ...envelope, expires_at: options.deadline };
   const jobOptions = options.shareKey === undefined
     // The request id is the job id: a retried enqueue of the same request cannot run twice.
     ? { jobId: envelope.request_id }
@@ -52,12 +54,13 @@ export async function runJob<TInput, TResult>(
 
   for (let rejoins = 0; ; rejoins++) {
     // Adding a job whose id exists (a shared job still running) adds nothing: this waiter joins it.
-    const adding = queue.add(queue.name, envelope, jobOptions);
+    const adding = queue.add(queue.name, data, jobOptions);
     const added = await settledBy(adding, options.deadline, options.signal);
     if (added.kind === 'shutdown') throw shuttingDown();
     if (added.kind === 'time') {
-      // The add may still go through once Redis is back: the job is then removed.
-      adding.then((late) => forgetUnstarted(late), () => undefined);
+      // The add may still go through once Redis is back: the job is then removed, or dropped
+      // by the worker that takes it (expires_at).
+      adding.then((late) => forgetUnstarted(late, options), () => undefined);
       throw await timedOut(queue, events, options);
     }
     const job = added.value;
@@ -65,12 +68,14 @@ export async function runJob<TInput, TResult>(
     if (end.kind === 'result') return end.result;
     if (end.kind === 'shutdown') throw shuttingDown();
     if (end.kind === 'time') {
-      void forgetUnstarted(job);
+      void forgetUnstarted(job, options);
       throw await timedOut(queue, events, options);
     }
     const known = ApiError.fromJSON(end.reason);
     if (known) throw known;
-    if (options.shareKey !== undefined && rejoins < SHARED_REJOINS && (await vanished(job, options.deadline))) continue;
+    if (options.shareKey !== undefined && rejoins < SHARED_REJOINS && (await mayRejoin(job, end.reason, options.deadline))) continue;
+    // Dropped by a worker whose clock ran ahead of ours: the caller's time is up all the same.
+    if (end.reason === JOB_EXPIRED) throw options.onTimeout();
     throw internalFailure(end.reason);
   }
 }
@@ -164,17 +169,23 @@ async function settledBy<T>(promise: Promise<T>, deadline: number, signal: Abort
   }
 }
 
-/** A job nobody waits for any more is removed if no worker has taken it. */
-async function forgetUnstarted(job: Job): Promise<void> {
+/**
+ * A job nobody waits for any more is removed if no worker has taken it. A shared job is left
+ * alone: another request may have joined it, and the worker drops it if that one's time is up too.
+ */
+async function forgetUnstarted(job: Job, options: RunJobOptions): Promise<void> {
+  if (options.shareKey !== undefined) return;
   const state = await job.getState().catch(() => 'unknown');
   if (state === 'waiting' || state === 'delayed' || state === 'prioritized') await job.remove().catch(() => undefined);
 }
 
 /**
- * Whether a shared job finished and was removed between joining and listening (BullMQ then
- * reports it missing, with no reason): joining again runs it afresh.
+ * Whether a shared job's failure leaves this waiter free to run it afresh: a worker dropped it
+ * because the request that created it had given up (this one still has time), or it finished
+ * and was removed between joining and listening (BullMQ reports it missing, with no reason).
  */
-async function vanished(job: Job, deadline: number): Promise<boolean> {
+async function mayRejoin(job: Job, reason: string, deadline: number): Promise<boolean> {
+  if (reason === JOB_EXPIRED) return true;
   const state = await settledBy(job.getState().catch(() => 'unknown'), deadline, undefined);
   return state.kind === 'value' && state.value === 'unknown';
 }
