@@ -5,6 +5,7 @@ import pLimit from 'p-limit';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import { ApiError } from '../errors/catalogue.js';
+import { dependencyOutage } from '../errors/dependency-outage.js';
 import type { Logger } from '../log/logger.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { CpuPool } from '../pool/pool.js';
@@ -13,6 +14,7 @@ import type { Database } from '../storage/schema.js';
 import type { DocumentIndex } from '../index/types.js';
 import { startHeartbeat } from '../monitor/worker-registry.js';
 import { createExtractProcessor } from './extract.processor.js';
+import { UnstoredPages } from '../extract/unstored-pages.js';
 import { createIndexProcessor } from './index.processor.js';
 import { createSearchProcessor } from './search.processor.js';
 import { createValidateProcessor } from './validate.processor.js';
@@ -69,7 +71,10 @@ export function startWorkers(deps: WorkerDeps): RunningWorkers {
       searxng, summarizer,
     }) as Processor,
     validate: createValidateProcessor({ config: deps.config, pool: deps.pool, index: deps.index, fetchLimit, metrics: deps.metrics, searxng, judge }) as Processor,
-    extract: createExtractProcessor({ config: deps.config, pool: deps.pool, db: deps.db, fetchLimit, metrics: deps.metrics, index: deps.index }) as Processor,
+    extract: createExtractProcessor({
+      config: deps.config, pool: deps.pool, db: deps.db, fetchLimit, metrics: deps.metrics, index: deps.index,
+      unstored: new UnstoredPages(deps.redis, deps.config.queuePrefix),
+    }) as Processor,
     index: createIndexProcessor({ index: deps.index, pool: deps.pool }) as Processor,
     crawl: crawl.processor as Processor,
   };
@@ -155,9 +160,10 @@ const DEADLINE_ERRORS: ReadonlySet<string> = new Set(['SEARCH_TIMEOUT', 'EXTRACT
 /**
  * Leaves a failed job in the form the waiting request understands: an ApiError is serialised
  * into the failure reason, and a non-retryable one becomes UnrecoverableError so BullMQ does
- * not retry it; anything unexpected is logged with an incident id and retried with backoff.
- * A job taken up after its caller stopped waiting (`expires_at`: stalled on a dead worker, or
- * enqueued by an add that outlived its request) is dropped unrun with JOB_EXPIRED.
+ * not retry it; MySQL or Redis out of reach is SERVICE_UNAVAILABLE, retried; anything
+ * unexpected is logged with an incident id and retried with backoff. A job taken up after its
+ * caller stopped waiting (`expires_at`: stalled on a dead worker, or enqueued by an add that
+ * outlived its request) is dropped unrun with JOB_EXPIRED.
  */
 export function wrapProcessor(
   queue: string,
@@ -180,14 +186,15 @@ export function wrapProcessor(
       stop({ outcome: 'completed' });
       metrics.jobs.inc({ queue, outcome: 'completed' });
       return result;
-    } catch (error) {
+    } catch (thrown) {
+      const error = dependencyOutage(thrown) ?? thrown;
       const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       const known = error instanceof ApiError;
       const outcome = (known ? error.retryable && !DEADLINE_ERRORS.has(error.code) : true) && !lastAttempt ? 'retried' : 'failed';
       stop({ outcome });
       metrics.jobs.inc({ queue, outcome });
       if (known) {
-        log.info({ code: error.code, details: error.details, outcome }, 'job failed');
+        log.info({ code: error.code, details: error.details, outcome, ...(error.cause !== undefined ? { err: error.cause } : {}) }, 'job failed');
         const reason = JSON.stringify(error.toJSON());
         throw outcome === 'retried' ? new Error(reason) : new UnrecoverableError(reason);
       }
