@@ -31,6 +31,10 @@ export interface Config {
   readonly workerConcurrency: number;
   readonly workerMetricsPort: number;
   readonly workerHeartbeatMs: number;
+  /** A job's lock: a worker that dies holding it loses it this long after its last renewal (JOB_LOCK_MS). */
+  readonly jobLockMs: number;
+  /** How often workers hand the jobs of dead workers (locks lapsed) back to the queue (JOB_STALLED_CHECK_MS). */
+  readonly jobStalledCheckMs: number;
   readonly maxBodyBytes: number;
   /** Bytes the result cache may hold per namespace (account and mode); past it, the entries nearest expiry go first. */
   readonly cacheNamespaceMaxBytes: number;
@@ -278,6 +282,8 @@ export function loadConfig(env: Env = process.env): Config {
     workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 8, 1, 1000),
     workerMetricsPort: integer(env, 'WORKER_METRICS_PORT', 9464, 0, 65535),
     workerHeartbeatMs: integer(env, 'WORKER_HEARTBEAT_MS', 5000, 100, 60_000),
+    jobLockMs: integer(env, 'JOB_LOCK_MS', 5000, 1000, 600_000),
+    jobStalledCheckMs: integer(env, 'JOB_STALLED_CHECK_MS', 1500, 500, 600_000),
     maxBodyBytes: integer(env, 'MAX_BODY_MB', 10, 1, 100) * 1024 * 1024,
     cacheNamespaceMaxBytes: integer(env, 'CACHE_NAMESPACE_MAX_MB', 64, 2, 1_048_576) * 1024 * 1024,
     cacheNearMaxBytes: integer(env, 'CACHE_NEAR_MAX_MB', 64, 0, 65_536) * 1024 * 1024,

@@ -11,6 +11,7 @@ import { readPage, withinPoolLimit } from '../page/read-page.js';
 import { findFreshExtraction, insertExtraction, type StoredExtraction } from './extraction.repository.js';
 import type { ExtractRequest, ExtractResult } from './types.js';
 import type { CleanHtmlOutput } from '../html/clean-html.js';
+import type { ReadExtraction, UnstoredPages } from './unstored-pages.js';
 
 export interface ExtractDeps {
   config: Config;
@@ -21,17 +22,23 @@ export interface ExtractDeps {
   metrics?: Metrics;
   /** Every stored extraction is also indexed for search. */
   index: DocumentIndex;
+  /** Pages read by an attempt that could not store them, for the retry. */
+  unstored: UnstoredPages;
 }
 
 export interface ExtractContext {
   requestId: string;
   /** Sandbox requests read and write sandbox extractions only. */
   mode: 'live' | 'test';
+  /** The job, and how many of its attempts failed before this one. */
+  jobId: string;
+  attemptsMade: number;
 }
 
 /**
  * Read the page (fetch → decode → clean in the pool) → store → the result of section 2.2. With
- * options.max_age, a stored extraction of the same URL young enough is rendered instead.
+ * options.max_age, a stored extraction of the same URL young enough is rendered instead. When
+ * storing fails, what was read is kept for the job's retry, which only writes it.
  */
 export async function extractPage(deps: ExtractDeps, context: ExtractContext, request: ExtractRequest): Promise<ExtractResult> {
   const urlHash = sha256Hex(request.url);
@@ -41,6 +48,19 @@ export async function extractPage(deps: ExtractDeps, context: ExtractContext, re
     if (stored?.blocksJson) return fromStore(deps, stored, stored.blocksJson, request);
   }
 
+  const kept = context.attemptsMade > 0 ? await deps.unstored.find(context.jobId, request.url) : undefined;
+  const read = kept ?? await readExtraction(deps, request);
+  try {
+    await store(deps, context, request, urlHash, read);
+  } catch (error) {
+    await deps.unstored.keep(context.jobId, read);
+    throw error;
+  }
+  if (kept) await deps.unstored.forget(context.jobId);
+  return result(request, read.finalUrl, read.cleaned, { cached: false, fetchedAt: read.fetchedAt });
+}
+
+async function readExtraction(deps: ExtractDeps, request: ExtractRequest): Promise<ReadExtraction> {
   const { page, cleaned } = await readPage(deps, request.url, {
     timeoutMs: request.options.timeout * 1000,
     respectRobots: request.options.respect_robots ?? deps.config.fetch.respectRobots,
@@ -49,34 +69,41 @@ export async function extractPage(deps: ExtractDeps, context: ExtractContext, re
     preserveFormatting: request.options.preserve_formatting,
     minContentLength: request.options.min_content_length,
   });
+  return { url: request.url, finalUrl: page.finalUrl, cleaned, fetchedAt: new Date(), stored: false };
+}
 
-  const fetchedAt = new Date();
+/** The extractions row, then the index: whatever of the two an earlier attempt did not finish. */
+async function store(deps: ExtractDeps, context: ExtractContext, request: ExtractRequest, urlHash: string, read: ReadExtraction): Promise<void> {
+  const { cleaned, fetchedAt } = read;
   const meta = cleaned.metadata;
   const publishedAt = meta.publishedDate === null ? null : parseStorableDate(meta.publishedDate);
-  await insertExtraction(deps.db, {
-    requestId: context.requestId,
-    url: request.url,
-    urlHash,
-    finalUrl: page.finalUrl,
-    canonicalUrl: meta.canonicalUrl?.slice(0, 2048) ?? null,
-    domain: new URL(page.finalUrl).hostname,
-    title: meta.title?.slice(0, 1024) ?? null,
-    author: meta.author?.slice(0, 512) ?? null,
-    publishedAt,
-    language: meta.language?.slice(0, 16) ?? null,
-    siteName: meta.siteName?.slice(0, 255) ?? null,
-    description: meta.description,
-    contentText: cleaned.text,
-    contentHash: sha256Hex(cleaned.text),
-    wordCount: meta.wordCount,
-    blocksJson: JSON.stringify(cleaned.blocks),
-    qualityScore: cleaned.quality,
-    cleanHtml: request.clean_html,
-    mode: context.mode,
-    fetchedAt,
-  });
+  if (!read.stored) {
+    await insertExtraction(deps.db, {
+      requestId: context.requestId,
+      url: request.url,
+      urlHash,
+      finalUrl: read.finalUrl,
+      canonicalUrl: meta.canonicalUrl?.slice(0, 2048) ?? null,
+      domain: new URL(read.finalUrl).hostname,
+      title: meta.title?.slice(0, 1024) ?? null,
+      author: meta.author?.slice(0, 512) ?? null,
+      publishedAt,
+      language: meta.language?.slice(0, 16) ?? null,
+      siteName: meta.siteName?.slice(0, 255) ?? null,
+      description: meta.description,
+      contentText: cleaned.text,
+      contentHash: sha256Hex(cleaned.text),
+      wordCount: meta.wordCount,
+      blocksJson: JSON.stringify(cleaned.blocks),
+      qualityScore: cleaned.quality,
+      cleanHtml: request.clean_html,
+      mode: context.mode,
+      fetchedAt,
+    });
+    read.stored = true;
+  }
   await deps.index.indexDocuments(context.mode, [{
-    url: page.finalUrl,
+    url: read.finalUrl,
     title: meta.title,
     text: cleaned.text,
     language: meta.language,
@@ -86,7 +113,6 @@ export async function extractPage(deps: ExtractDeps, context: ExtractContext, re
     countryHint: meta.region,
     authority: null,
   }]);
-  return result(request, page.finalUrl, cleaned, { cached: false, fetchedAt });
 }
 
 /** A stored extraction rendered in the requested format: no fetch, no cleaning. */

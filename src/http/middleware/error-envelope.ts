@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { ApiError, suggestionFor } from '../../errors/catalogue.js';
+import { dependencyOutage } from '../../errors/dependency-outage.js';
 import type { AppState } from '../context.js';
 
 /**
- * Renders every failure as the error envelope of section 7.1. An ApiError keeps its code; any
- * other exception is an internal error: the client sees only an incident id, the log keeps
- * the stack under the same id. Errors that invite a plan change get their upgrade_url here, the
+ * Renders every failure as the error envelope of section 7.1. An ApiError keeps its code; MySQL
+ * or Redis out of reach is 503 SERVICE_UNAVAILABLE; any other exception is an internal error:
+ * the client sees only an incident id, the log keeps the stack under the same id. Errors that invite a plan change get their upgrade_url here, the
  * one place that knows where plans are described (UPGRADE_URL, or this service's /v1/plans).
  */
 export function errorEnvelope(upgradeUrl: string | undefined): Middleware<AppState> {
@@ -14,7 +15,7 @@ export function errorEnvelope(upgradeUrl: string | undefined): Middleware<AppSta
     try {
       await next();
     } catch (thrown) {
-      const error = thrown instanceof ApiError ? thrown : internal(thrown);
+      const error = thrown instanceof ApiError ? thrown : dependencyOutage(thrown) ?? internal(thrown);
       if (error.status >= 500) ctx.state.log.error({ err: error.cause ?? thrown, code: error.code, details: error.details }, 'request failed');
       ctx.status = error.status;
       ctx.set(error.headers);
