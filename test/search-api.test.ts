@@ -33,6 +33,9 @@ const CORPUS = [
   { url: 'https://earth.example.io/ash', title: 'Living near a volcano', content: 'People living near an active volcano keep masks ready, since ash from a volcanic eruption harms the lungs.' },
   { url: 'https://bakery.example.fr/levain', title: 'Sourdough bread at home', content: 'A sourdough starter needs flour, water and patience. Feed the starter daily, and bake your bread when it doubles in a few hours.' },
   { url: 'https://bakery.example.co.uk/starter', title: 'Baking sourdough bread', content: 'Keep your sourdough starter warm and feed it each morning. Once it is bubbly, mix the dough and bake the bread the next day.' },
+  // A bracketed number of the text's own ("74 [14] years") must not read as a citation of the summary.
+  { url: 'https://cohort.example/heart-failure', title: 'Heart failure in a community cohort',
+    content: 'Patients were 4537 county residents (57% women; mean [SD] age, 74 [14] years) with a diagnosis of heart failure between 1979 and 2000. The incidence of heart failure did not change over time [3, 4].' },
   { url: 'https://breadclub.example.com/sourdough', title: 'Our sourdough bread club', country: 'gb',
     content: 'Members share a sourdough starter and swap tips on bread. We meet in Leeds to bake together every month.' },
 ];
@@ -191,6 +194,20 @@ describe('POST /v1/search', function () {
       expect(sentence.text).to.be.a('string').and.not.match(/\[\d+\]/);
       for (const n of sentence.citations) expect(n).to.be.within(1, json.json.data.sources.length);
     }
+  });
+
+  it('keeps bracketed numbers of the sources\' own text from reading as citations, in every format', async () => {
+    for (const format of ['text', 'markdown', 'html']) {
+      const response = await search({ query: 'heart failure diagnosis age residents', format });
+      expect(response.status, JSON.stringify(response.json)).to.equal(200);
+      const { summary, sources } = response.json.data;
+      expect(summary).to.include('74 (14) years').and.include('mean [SD] age');
+      const cited = [...(summary as string).matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
+      expect(cited.length, summary).to.be.greaterThan(0);
+      for (const n of cited) expect(n, summary).to.be.within(1, sources.length);
+    }
+    const json = await search({ query: 'heart failure diagnosis age residents', format: 'json' });
+    expect(json.json.data.summary.sentences.map((s: { text: string }) => s.text).join(' ')).to.include('74 (14) years');
   });
 
   it('leaves sources and citations out when include_sources is false', async () => {

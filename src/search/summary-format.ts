@@ -1,4 +1,4 @@
-import { renderCited, type CitedSentence } from './summarizer/citations.js';
+import { renderCited, withoutCitationMarks, type CitedSentence } from './summarizer/citations.js';
 
 export type SummaryFormat = 'text' | 'markdown' | 'html' | 'json';
 
@@ -9,10 +9,12 @@ export interface StructuredSummary {
 
 /**
  * A cited summary in the requested format. Citation [n] always means sources[n - 1] of the same
- * response: in `text` it stays "[n]", in `markdown` it links to the source's URL, in `html` it is
+ * response (a sentence's own bracketed numbers are put in parentheses: withoutCitationMarks): in
+ * `text` it stays "[n]", in `markdown` it links to the source's URL, in `html` it is
  * a superscript link (the sentence text escaped), and `json` keeps the numbers apart from the text.
  */
-export function renderSummary(sentences: readonly CitedSentence[], format: SummaryFormat, sources: readonly { url: string }[]): string | StructuredSummary {
+export function renderSummary(cited: readonly CitedSentence[], format: SummaryFormat, sources: readonly { url: string }[]): string | StructuredSummary {
+  const sentences = cited.map((s) => ({ text: withoutCitationMarks(s.text), citations: s.citations }));
   switch (format) {
     case 'text':
       return renderCited(sentences);
