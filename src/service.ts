@@ -40,6 +40,7 @@ import { SearchService } from './search/search-service.js';
 import { IndexService } from './index/index-service.js';
 import { ExtractService } from './extract/extract-service.js';
 import { ValidateService } from './validate/validate-service.js';
+import { SummarizeService } from './summarize/summarize-service.js';
 import { CacheService } from './cache/cache-service.js';
 import { KeyUsageService } from './usage/key-usage-service.js';
 import { MysqlDocumentIndex } from './index/mysql-document-index.js';
@@ -192,6 +193,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
       }),
       extract: new ExtractService(queues.extract, queueEvents.extract, shutdown.signal),
       validate: new ValidateService(queues.validate, queueEvents.validate, shutdown.signal),
+      summarize: new SummarizeService(queues.summarize, queueEvents.summarize, shutdown.signal),
       index: new IndexService(queues.index, queueEvents.index, shutdown.signal),
       crawls: new CrawlService(storage.db, queues.crawl, config.crawlMaxUnfinished),
       cache: new CacheService(resultCache, clock),

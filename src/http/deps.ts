@@ -23,6 +23,7 @@ import type { SearchService } from '../search/search-service.js';
 import type { IndexService } from '../index/index-service.js';
 import type { ExtractService } from '../extract/extract-service.js';
 import type { ValidateService } from '../validate/validate-service.js';
+import type { SummarizeService } from '../summarize/summarize-service.js';
 
 /**
  * What route handlers work with: a service per feature, and what the probes and the OpenAPI
@@ -32,6 +33,7 @@ export interface Services {
   search: SearchService;
   extract: ExtractService;
   validate: ValidateService;
+  summarize: SummarizeService;
   index: IndexService;
   crawls: CrawlService;
   cache: CacheService;

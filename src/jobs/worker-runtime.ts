@@ -16,6 +16,7 @@ import { createExtractProcessor } from './extract.processor.js';
 import { createIndexProcessor } from './index.processor.js';
 import { createSearchProcessor } from './search.processor.js';
 import { createValidateProcessor } from './validate.processor.js';
+import { createSummarizeProcessor } from './summarize.processor.js';
 import { createSearxngClient } from '../search/upstream/searxng.js';
 import { createChatCompletionsSummarizer } from '../search/summarizer/chat-completions.js';
 import { ChatEndpoints } from '../search/upstream/chat-completions-client.js';
@@ -72,6 +73,9 @@ export function startWorkers(deps: WorkerDeps): RunningWorkers {
     extract: createExtractProcessor({ config: deps.config, pool: deps.pool, db: deps.db, fetchLimit, metrics: deps.metrics, index: deps.index }) as Processor,
     index: createIndexProcessor({ index: deps.index, pool: deps.pool }) as Processor,
     crawl: crawl.processor as Processor,
+    summarize: createSummarizeProcessor({
+      config: deps.config, pool: deps.pool, fetchLimit, metrics: deps.metrics, logger: deps.logger, summarizer,
+    }) as Processor,
   };
 
   const counter = { active: 0 };

@@ -19,12 +19,21 @@ export function renderSummary(cited: readonly CitedSentence[], format: SummaryFo
     case 'text':
       return renderCited(sentences);
     case 'markdown':
-      return sentences.map((s) => [s.text, s.citations.map((n) => `[[${n}]](${markdownUrl(sources[n - 1]!.url)})`).join('')].filter(Boolean).join(' ')).join(' ');
+      return sentences.map((s) => [s.text, s.citations.map((n) => markdownCitation(n, sources[n - 1]!.url)).join('')].filter(Boolean).join(' ')).join(' ');
     case 'html':
-      return `<p>${sentences.map((s) => `${escapeHtml(s.text)}${s.citations.map((n) => `<sup><a href="${escapeHtml(sources[n - 1]!.url)}">[${n}]</a></sup>`).join('')}`).join(' ')}</p>`;
+      return `<p>${sentences.map((s) => `${escapeHtml(s.text)}${s.citations.map((n) => htmlCitation(n, sources[n - 1]!.url)).join('')}`).join(' ')}</p>`;
     case 'json':
       return { sentences: sentences.map((s) => ({ text: s.text, citations: [...s.citations] })) };
   }
+}
+
+/** A source without a URL (a text POST /v1/summarize was sent) is cited without a link. */
+function markdownCitation(n: number, url: string): string {
+  return url === '' ? `[${n}]` : `[[${n}]](${markdownUrl(url)})`;
+}
+
+function htmlCitation(n: number, url: string): string {
+  return url === '' ? `<sup>[${n}]</sup>` : `<sup><a href="${escapeHtml(url)}">[${n}]</a></sup>`;
 }
 
 /** Parentheses and spaces would end a Markdown link target early (encodeURIComponent leaves parentheses alone). */
