@@ -60,7 +60,7 @@ export interface RankedSource {
   confidence: number;
   /** The best-matching passage trimmed at sentence bounds, at most SNIPPET_CHARS characters. */
   snippet: string;
-  /** Indices of the candidate's passages, best first (at most 3). */
+  /** Indices of the candidate's passages, best first (at most 5: search's chunks_per_source). */
   passages: number[];
   /** Candidate indices merged into this one as near-duplicates. */
   duplicates: number[];
@@ -174,7 +174,7 @@ const DIVERSITY_SHARE = 0.9;
 /** Two query terms this many analysed terms apart or closer count as near each other. */
 const PROXIMITY_WINDOW = 5;
 const SNIPPET_CHARS = 320;
-const PASSAGES_LISTED = 3;
+const PASSAGES_LISTED = 5;
 /** Containment of word 3-shingles above which one candidate's text is a copy of another's. */
 const COPY_CONTAINMENT = 0.9;
 /** With the same title, this containment suffices (a snippet against its page's text). */
