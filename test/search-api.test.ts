@@ -244,7 +244,7 @@ describe('POST /v1/search', function () {
     const whole = await search({ ...body, max_tokens: 100_000 });
     expect(whole.json.data.truncated).to.equal(false);
     const wholeTokens = searchTokens(whole.json.data);
-    expect(whole.json.data.metadata.budget).to.deep.equal({ max_tokens: 100_000, tokens: wholeTokens, omitted_tokens: 0 });
+    expect(whole.json.data.budget).to.deep.equal({ max_tokens: 100_000, tokens: wholeTokens, omitted_tokens: 0 });
     for (const budget of [Math.floor(wholeTokens / 2), 120]) {
       const cut = await search({ ...body, max_tokens: budget });
       expect(cut.status, JSON.stringify(cut.json)).to.equal(200);
@@ -253,7 +253,7 @@ describe('POST /v1/search', function () {
       expect(data.truncated).to.equal(true);
       const tokens = searchTokens(data);
       expect(tokens).to.be.at.most(budget);
-      expect(data.metadata.budget).to.deep.equal({ max_tokens: budget, tokens, omitted_tokens: wholeTokens - tokens });
+      expect(data.budget).to.deep.equal({ max_tokens: budget, tokens, omitted_tokens: wholeTokens - tokens });
       // The sources kept are the first ones of the whole answer; their chunks are its chunks' first sentences.
       const urls = data.sources.map((s: { url: string }) => s.url);
       expect(urls).to.deep.equal(whole.json.data.sources.slice(0, urls.length).map((s: { url: string }) => s.url));

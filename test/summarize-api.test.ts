@@ -138,9 +138,9 @@ describe('POST /v1/summarize', function () {
     const body = { urls: [`${pages.url}/volcano`, `${pages.url}/glacier`], max_sentences: 6, format: 'markdown' };
     const whole = await summarize({ ...body, max_tokens: 100_000 });
     expect(whole.json.data.truncated).to.equal(false);
-    expect(whole.json.data.metadata.budget.omitted_tokens).to.equal(0);
+    expect(whole.json.data.budget.omitted_tokens).to.equal(0);
     const wholeTokens = answerTokens(whole.json.data);
-    expect(whole.json.data.metadata.budget.tokens).to.equal(wholeTokens);
+    expect(whole.json.data.budget.tokens).to.equal(wholeTokens);
 
     const budget = Math.floor(wholeTokens / 2);
     const cut = await summarize({ ...body, max_tokens: budget });
@@ -149,7 +149,7 @@ describe('POST /v1/summarize', function () {
     expect(cut.json.data.truncated).to.equal(true);
     const tokens = answerTokens(cut.json.data);
     expect(tokens).to.be.at.most(budget).and.greaterThan(0);
-    expect(cut.json.data.metadata.budget).to.deep.equal({ max_tokens: budget, tokens, omitted_tokens: wholeTokens - tokens });
+    expect(cut.json.data.budget).to.deep.equal({ max_tokens: budget, tokens, omitted_tokens: wholeTokens - tokens });
     for (const n of citedIn(cut.json.data.summary)) expect(n).to.be.within(1, cut.json.data.sources.length);
   });
 

@@ -10,6 +10,7 @@ import { readPage, withinPoolLimit } from '../page/read-page.js';
 import { findFreshExtraction, insertExtraction, type StoredExtraction } from './extraction.repository.js';
 import type { ExtractRequest, ExtractResult } from './types.js';
 import type { CleanHtmlOutput } from '../html/clean-html.js';
+import { countAll, countTokens } from '../text/tokens.js';
 
 export interface ExtractDeps {
   config: Config;
@@ -37,7 +38,7 @@ export async function extractPage(deps: ExtractDeps, context: ExtractContext, re
   if (request.options.max_age > 0) {
     const since = new Date(Date.now() - request.options.max_age * 1000);
     const stored = await findFreshExtraction(deps.db, { urlHash, cleanHtml: request.clean_html, mode: context.mode }, since);
-    if (stored?.blocksJson) return fromStore(deps, stored, stored.blocksJson, request);
+    if (stored?.blocksJson) return sized(deps, request, await fromStore(deps, stored, stored.blocksJson, request), stored.blocksJson, stored.language);
   }
 
   const { page, cleaned } = await readPage(deps, request.url, {
@@ -51,6 +52,7 @@ export async function extractPage(deps: ExtractDeps, context: ExtractContext, re
 
   const fetchedAt = new Date();
   const meta = cleaned.metadata;
+  const blocksJson = JSON.stringify(cleaned.blocks);
   await insertExtraction(deps.db, {
     requestId: context.requestId,
     url: request.url,
@@ -67,7 +69,7 @@ export async function extractPage(deps: ExtractDeps, context: ExtractContext, re
     contentText: cleaned.text,
     contentHash: sha256Hex(cleaned.text),
     wordCount: meta.wordCount,
-    blocksJson: JSON.stringify(cleaned.blocks),
+    blocksJson,
     qualityScore: cleaned.quality,
     cleanHtml: request.clean_html,
     mode: context.mode,
@@ -84,7 +86,57 @@ export async function extractPage(deps: ExtractDeps, context: ExtractContext, re
     countryHint: meta.region,
     authority: null,
   }]);
-  return result(request, page.finalUrl, cleaned, { cached: false, fetchedAt });
+  return sized(deps, request, result(request, page.finalUrl, cleaned, { cached: false, fetchedAt }), blocksJson, meta.language);
+}
+
+/**
+ * The result as the request sizes it (docs/api.md, Token budgets): its content as chunks, and
+ * within max_tokens: the metadata's values kept while they fit (in MEASURED_METADATA's order),
+ * then the content cut at sentence bounds (or whole chunks from the first), then images and
+ * links, whole, from the first, while they fit.
+ */
+async function sized(deps: ExtractDeps, request: ExtractRequest, base: ExtractResult, blocksJson: string, language: string | null): Promise<ExtractResult> {
+  const budget = request.max_tokens;
+  if (budget === undefined && !request.chunking) return base;
+  const { content: _whole, metadata, images, links, ...rest } = base;
+  const metadataFits = fitting(MEASURED_METADATA.filter((name) => typeof metadata?.[name] === 'string'), (name) => countTokens(metadata![name] as string), budget);
+  const fitted = await withinPoolLimit(() => deps.pool.run('fitContent', {
+    blocksJson, format: request.format, preserveFormatting: request.options.preserve_formatting, language,
+    ...(budget !== undefined ? { maxTokens: Math.max(0, budget - metadataFits.tokens) } : {}),
+    ...(request.chunking ? { chunkTokens: request.chunking.max_tokens } : {}),
+  }));
+  const shaped = fitted.chunks ? { chunks: fitted.chunks } : { content: fitted.content! };
+  if (budget === undefined) return { ...rest, ...shaped, ...(metadata ? { metadata } : {}), ...(images ? { images } : {}), ...(links ? { links } : {}) };
+
+  let room = budget - metadataFits.tokens - fitted.tokens;
+  const imageFits = fitting(images ?? [], (image) => countAll([image.url, image.alt, image.caption]), room);
+  room -= imageFits.tokens;
+  const linkFits = fitting(links ?? [], (link) => countAll([link.url, link.text]), room);
+  const tokens = metadataFits.tokens + fitted.tokens + imageFits.tokens + linkFits.tokens;
+  const full = metadataFits.full + fitted.fullTokens + imageFits.full + linkFits.full;
+  const keptMetadata = metadata && Object.fromEntries(Object.entries(metadata).filter(([name, value]) => typeof value !== 'string' || metadataFits.kept.includes(name as MeasuredMetadata)));
+  return {
+    ...rest,
+    ...shaped,
+    ...(keptMetadata ? { metadata: keptMetadata } : {}),
+    ...(images ? { images: imageFits.kept } : {}),
+    ...(links ? { links: linkFits.kept } : {}),
+    truncated: tokens < full,
+    budget: { max_tokens: budget, tokens, omitted_tokens: full - tokens },
+  };
+}
+
+/** The metadata values counted against max_tokens, in the order they are kept. */
+const MEASURED_METADATA = ['title', 'published_date', 'author', 'site_name', 'language', 'reading_time', 'canonical_url', 'description'] as const;
+type MeasuredMetadata = (typeof MEASURED_METADATA)[number];
+
+/** The items from the first whose counts fit within `budget` (all without one), what they count, and what all of them count. */
+function fitting<T>(items: readonly T[], count: (item: T) => number, budget: number | undefined): { kept: T[]; tokens: number; full: number } {
+  const counts = items.map(count);
+  let kept = 0;
+  let tokens = 0;
+  while (kept < items.length && (budget === undefined || tokens + counts[kept]! <= budget)) tokens += counts[kept++]!;
+  return { kept: items.slice(0, kept), tokens, full: counts.reduce((sum, n) => sum + n, 0) };
 }
 
 /** A stored extraction rendered in the requested format: no fetch, no cleaning. */

@@ -22,10 +22,10 @@ import type { SearxngClient } from './upstream/searxng.js';
 import type { Summarizer } from './summarizer/chat-completions.js';
 import type { SearchJob, SearchResult, SearchSource } from './types.js';
 import { renderSummary, type SummaryFormat } from './summary-format.js';
-import { fitSearchAnswer, summaryTokens, type BudgetReport } from './answer-budget.js';
+import { fitSearchAnswer, summaryTokens } from './answer-budget.js';
 import type { CitedSentence } from './summarizer/citations.js';
 import { splitSentences } from '../text/passages.js';
-import { countAll, countTokens } from '../text/tokens.js';
+import { countAll, countTokens, type BudgetReport } from '../text/tokens.js';
 import type { RankedSource, RankSourcesInput, SourceCandidate } from '../ranking/rank-sources.js';
 
 export interface SearchDeps {
@@ -115,14 +115,13 @@ export async function runSearch(deps: SearchDeps, mode: Mode, job: SearchJob): P
   return {
     summary: renderSummary(answer.sentences, request.format, answer.sources),
     ...(request.include_sources ? { sources: answer.sources } : {}),
-    ...('budget' in answer ? { truncated: answer.budget.omitted_tokens > 0 } : {}),
+    ...('budget' in answer ? { truncated: answer.budget.omitted_tokens > 0, budget: answer.budget } : {}),
     metadata: {
       query_time: (Date.now() - started) / 1000,
       sources_analyzed: candidates.length,
       confidence_score: round(summary.confidence),
       summary_method: summary.method,
       ...(deepReport ? { deep_search: deepReport } : {}),
-      ...('budget' in answer ? { budget: answer.budget } : {}),
     },
   };
 }

@@ -4,7 +4,7 @@
  */
 import type { StructuredSummary, SummaryFormat } from './summary-format.js';
 import type { Recency } from './upstream/result-filters.js';
-import type { BudgetReport } from './answer-budget.js';
+import type { BudgetReport } from '../text/tokens.js';
 
 export interface SearchRequest {
   query: string;
@@ -43,8 +43,9 @@ export interface SearchSource {
 export interface SearchResult {
   summary: string | StructuredSummary;
   sources?: SearchSource[];
-  /** With max_tokens: whether the answer was cut to fit it. */
+  /** With max_tokens: whether the answer was cut to fit it, and its count. */
   truncated?: boolean;
+  budget?: BudgetReport;
   metadata: {
     query_time: number;
     sources_analyzed: number;
@@ -53,8 +54,6 @@ export interface SearchResult {
     summary_method: 'extractive' | 'abstractive';
     /** Pages deep search tried to read and how many of them could not be read in time. */
     deep_search?: { pages_fetched: number; pages_failed: number };
-    /** With max_tokens. */
-    budget?: BudgetReport;
   };
 }
 

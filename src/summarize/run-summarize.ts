@@ -84,7 +84,7 @@ export async function runSummarize(deps: SummarizeDeps, job: SummarizeJob): Prom
   const cite = request.include_sources;
   const shown = cite ? sentences : sentences.map((s) => ({ text: s.text, citations: [] }));
   let kept = shown;
-  let budget: SummarizeResult['metadata']['budget'];
+  let budget: SummarizeResult['budget'];
   if (request.max_tokens !== undefined) {
     const tokensOf = (k: number) => answerTokens(shown.slice(0, k), sources, cite, k < shown.length, request.format);
     const full = tokensOf(shown.length);
@@ -96,7 +96,7 @@ export async function runSummarize(deps: SummarizeDeps, job: SummarizeJob): Prom
   return {
     summary: renderSummary(kept, request.format, listed.map((s) => ({ url: s.url ?? '' }))),
     ...(cite ? { sources: listed } : {}),
-    ...(budget ? { truncated: kept.length < shown.length } : {}),
+    ...(budget ? { truncated: kept.length < shown.length, budget } : {}),
     metadata: {
       summary_method: method,
       processing_time: (Date.now() - started) / 1000,
@@ -105,7 +105,6 @@ export async function runSummarize(deps: SummarizeDeps, job: SummarizeJob): Prom
       sources_failed: failed,
       ...(request.query !== undefined ? { query_matched: extractive.queryMatched } : {}),
       ...(fallback ? { abstractive_fallback: fallback } : {}),
-      ...(budget ? { budget } : {}),
     },
   };
 }

@@ -4,7 +4,7 @@
  */
 import type { ReadFailure } from '../page/read-failure.js';
 import type { StructuredSummary, SummaryFormat } from '../search/summary-format.js';
-import type { BudgetReport } from '../search/answer-budget.js';
+import type { BudgetReport } from '../text/tokens.js';
 
 export interface SummarizeRequest {
   /** Pages to read and summarise together (exactly one of urls and text). */
@@ -45,8 +45,9 @@ export type AbstractiveFallback = 'not_configured' | 'timeout' | 'aborted' | 'er
 export interface SummarizeResult {
   summary: string | StructuredSummary;
   sources?: SummarizeSource[];
-  /** With max_tokens: whether the answer was cut to fit it. */
+  /** With max_tokens: whether the answer was cut to fit it, and its count. */
   truncated?: boolean;
+  budget?: BudgetReport;
   metadata: {
     summary_method: 'extractive' | 'abstractive';
     /** Seconds from the request's arrival to the answer. */
@@ -59,7 +60,5 @@ export interface SummarizeResult {
     query_matched?: boolean;
     /** With method abstractive, when the extractive summary was returned instead. */
     abstractive_fallback?: AbstractiveFallback;
-    /** With max_tokens. */
-    budget?: BudgetReport;
   };
 }

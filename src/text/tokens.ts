@@ -13,6 +13,16 @@
  * holds, each rounded up on its own (each endpoint's documentation names those texts).
  */
 
+/** What an answer cut to a budget reports (`budget`, beside `truncated`). */
+export interface BudgetReport {
+  /** The request's max_tokens. */
+  max_tokens: number;
+  /** The answer's count as returned. */
+  tokens: number;
+  /** How much the whole answer would have counted more: what was left out. */
+  omitted_tokens: number;
+}
+
 const CJK = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]/u;
 const CHARACTERS_PER_TOKEN = 4;
 

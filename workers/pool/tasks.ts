@@ -1,5 +1,6 @@
 // Piscina task module: every named export is a pure, CPU-bound task (no I/O, no shared state).
 export { cleanHtml, renderStored } from '../../src/html/clean-html.js';
+export { fitContent } from '../../src/html/render/fit-content.js';
 export { extractiveSummary } from '../../src/summary/extractive-summary.js';
 export { prepareDocuments } from '../../src/index/prepare-documents.js';
 export { mergePostings } from '../../src/index/merge-postings.js';
