@@ -96,6 +96,20 @@ module.exports = {
       to: { path: ['^src/(storage|fetch|queue|redis|http|jobs)/', IO_PACKAGES], reachable: true },
     },
     {
+      name: 'client-is-standalone',
+      severity: 'error',
+      comment: 'clients/typescript is a package of its own, published apart from the service: it imports nothing of the repository but its own files (its types come from the OpenAPI document).',
+      from: { path: '^clients/' },
+      to: { path: '^(src|workers|test|bench|scripts)/' },
+    },
+    {
+      name: 'client-for-callers-only',
+      severity: 'error',
+      comment: 'The typed client is for code that calls the API as a client does: the command line and the MCP server. The service itself calls its services, not its own HTTP API.',
+      from: { path: '^src/', pathNot: ['^src/cli/', '^src/mcp/'] },
+      to: { path: '^clients/' },
+    },
+    {
       name: 'migrations-are-frozen',
       severity: 'error',
       comment: 'A migration describes the schema at the time it was written; importing live code would change an old migration silently when that code changes. Copy what it needs into it.',
