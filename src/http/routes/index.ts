@@ -7,6 +7,7 @@ import { postExtract } from './post-extract.js';
 import { postSearch } from './post-search.js';
 import { postValidate } from './post-validate.js';
 import { postSummarize } from './post-summarize.js';
+import { postMcp } from './mcp.js';
 import { deleteIndexDocuments, postIndexDocuments } from './index-documents.js';
 import { getIndexJob } from './index-jobs.js';
 import { deleteCrawl, getCrawl, postCrawl } from './crawls.js';
@@ -45,5 +46,6 @@ export const ROUTES: readonly Route[] = [
   whoami, createKey, listKeys, getKey, rotateKey, revokeKey, getKeyUsage,
   createServiceAccount, listServiceAccounts,
   createAccount, listAccounts, getAccount, updateAccount, getPlans,
+  postMcp,
   getOpenApi, getErrorDocs, getLivez, getReadyz, getMetrics,
 ];
