@@ -52,6 +52,8 @@ const CORPUS = [
     content: 'Patients were 4537 county residents (57% women; mean [SD] age, 74 [14] years) with a diagnosis of heart failure between 1979 and 2000. The incidence of heart failure did not change over time [3, 4].' },
   // Long enough for several passages: chunks_per_source has more than one to return.
   { url: 'https://bees.example/waggle-dance', title: 'The waggle dance of honeybees', content: WAGGLE },
+  // Shares one word ("lattice") with a query about physics it has nothing to do with.
+  { url: 'https://bakery.example.fr/lattice-pie', title: 'Cherry pie with a lattice crust', content: 'Weave the strips of dough into a lattice over the cherries, brush it with egg and bake the pie for forty minutes.' },
   { url: 'https://breadclub.example.com/sourdough', title: 'Our sourdough bread club', country: 'gb',
     content: 'Members share a sourdough starter and swap tips on bread. We meet in Leeds to bake together every month.' },
 ];
@@ -278,6 +280,11 @@ describe('POST /v1/search', function () {
     const nothing = await search({ query: 'xylophone quartz zeppelin' });
     expect(nothing.status).to.equal(422);
     expect(nothing.json.error.code).to.equal('NO_RESULTS_FOUND');
+    // One word in common is below the relevance floor: the pie page is no answer about physics.
+    const unrelated = await search({ query: 'quantum chromodynamics lattice gauge' });
+    expect(unrelated.status, JSON.stringify(unrelated.json.data?.sources)).to.equal(422);
+    expect(unrelated.json.error.code).to.equal('NO_RESULTS_FOUND');
+    expect((await search({ query: 'lattice crust for a cherry pie' })).json.data.sources[0].url).to.equal('https://bakery.example.fr/lattice-pie');
     const filtered = await search({ query: 'moon tides', domain_filter: { include: ['nowhere.example'] } });
     expect(filtered.json.error.code).to.equal('NO_RESULTS_FOUND');
   });
