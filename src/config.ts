@@ -3,6 +3,7 @@ import os from 'node:os';
 import ipaddr from 'ipaddr.js';
 import { DEFAULT_PLANS, parsePlans, Plans, type Plan } from './auth/plans.js';
 import { DEFAULT_PER_HOST_CONCURRENCY } from './fetch/host-limit.js';
+import { DEFAULT_DOM_LIMITS, type DomLimits } from './html/dom.js';
 import { BUILT_IN_SUBJECTS, parseSubjects, type Subjects } from './validate/subjects.js';
 
 /**
@@ -23,9 +24,17 @@ export interface Config {
   readonly masterApiKey: string | undefined;
   readonly poolSize: number;
   readonly poolTaskTimeoutMs: number;
+  /** Heap of each pool thread (POOL_THREAD_HEAP_MB): a task that fills it ends its thread and fails as its input's fault. */
+  readonly poolThreadHeapMb: number;
+  /** How much DOM a page may make before it is refused as too complex (HTML_MAX_NODES, HTML_MAX_DEPTH). */
+  readonly html: DomLimits;
   readonly workerConcurrency: number;
   readonly workerMetricsPort: number;
   readonly workerHeartbeatMs: number;
+  /** A job's lock: a worker that dies holding it loses it this long after its last renewal (JOB_LOCK_MS). */
+  readonly jobLockMs: number;
+  /** How often workers hand the jobs of dead workers (locks lapsed) back to the queue (JOB_STALLED_CHECK_MS). */
+  readonly jobStalledCheckMs: number;
   readonly maxBodyBytes: number;
   /** Bytes the result cache may hold per namespace (account and mode); past it, the entries nearest expiry go first. */
   readonly cacheNamespaceMaxBytes: number;
@@ -265,9 +274,16 @@ export function loadConfig(env: Env = process.env): Config {
     masterApiKey,
     poolSize: integer(env, 'POOL_SIZE', cores, 1, 256),
     poolTaskTimeoutMs: integer(env, 'POOL_TASK_TIMEOUT_MS', 10_000, 100, 600_000),
+    poolThreadHeapMb: integer(env, 'POOL_THREAD_HEAP_MB', 1024, 32, 65_536),
+    html: {
+      maxNodes: integer(env, 'HTML_MAX_NODES', DEFAULT_DOM_LIMITS.maxNodes, 1000, 50_000_000),
+      maxDepth: integer(env, 'HTML_MAX_DEPTH', DEFAULT_DOM_LIMITS.maxDepth, 10, 10_000_000),
+    },
     workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 8, 1, 1000),
     workerMetricsPort: integer(env, 'WORKER_METRICS_PORT', 9464, 0, 65535),
     workerHeartbeatMs: integer(env, 'WORKER_HEARTBEAT_MS', 5000, 100, 60_000),
+    jobLockMs: integer(env, 'JOB_LOCK_MS', 5000, 1000, 600_000),
+    jobStalledCheckMs: integer(env, 'JOB_STALLED_CHECK_MS', 1500, 500, 600_000),
     maxBodyBytes: integer(env, 'MAX_BODY_MB', 10, 1, 100) * 1024 * 1024,
     cacheNamespaceMaxBytes: integer(env, 'CACHE_NAMESPACE_MAX_MB', 64, 2, 1_048_576) * 1024 * 1024,
     cacheNearMaxBytes: integer(env, 'CACHE_NEAR_MAX_MB', 64, 0, 65_536) * 1024 * 1024,

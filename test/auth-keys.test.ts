@@ -135,6 +135,20 @@ describe('API keys', () => {
       expect(nobody.status).to.equal(404);
     });
 
+    it('refuses an expiry or a revocation time later than MySQL\'s DATETIME holds, naming the field', async () => {
+      // Issue 20: a valid date-time whose offset carries it past 9999-12-31 in UTC reached MySQL and answered 500.
+      const farthest = '9999-12-31T23:59:59-12:00';
+      const expiry = await call(service.url, '/v1/auth/keys', { body: { name: 'x', account_id: pro, expires_at: farthest } });
+      expect(expiry.status, JSON.stringify(expiry.json)).to.equal(400);
+      expect(expiry.json.error.details).to.include({ parameter: 'expires_at', provided: farthest });
+      const { id } = await createKey(service.url, { account_id: pro });
+      const revocation = await call(service.url, `/v1/auth/keys/${id}/revoke`, { body: { revoke_at: farthest } });
+      expect(revocation.status, JSON.stringify(revocation.json)).to.equal(400);
+      expect(revocation.json.error.details).to.include({ parameter: 'revoke_at' });
+      const latest = await call(service.url, `/v1/auth/keys/${id}/revoke`, { body: { revoke_at: '9999-12-31T23:59:59Z' } });
+      expect(latest.json.data).to.include({ status: 'active', revoke_at: '9999-12-31T23:59:59.000Z' });
+    });
+
     it('keeps last_used_at true', async () => {
       const { id, key } = await createKey(service.url, { account_id: pro });
       const before = clock.now().getTime();

@@ -138,6 +138,45 @@ describe('result cache', function () {
       expect(await cache.get(namespace, 'reused')).to.include({ query: 'reused' });
       expect(await redis.exists(`${base}t:old-tag`)).to.equal(0);
     });
+
+    describe('a store Redis cannot complete', () => {
+      // Tags Redis's Lua JSON decoder refuses: a lone surrogate, which the HTTP edge refuses too.
+      const unreadable = ['ok', '\ud800'];
+      const poisoned = 'account:acct_poison_test:live';
+      const poisonedBase = `${prefix}:cache:{${poisoned}}:`;
+
+      it('leaves nothing behind', async () => {
+        const error = await cache.put(poisoned, 'poison', { p: 1 }, { query: 'poison', ttl: 60, trustLevel: 'low', tags: unreadable }).catch((e: unknown) => e);
+        expect(error).to.be.instanceOf(Error);
+        expect(await redis.keys(`${poisonedBase}*`)).to.deep.equal([]);
+      });
+
+      it('can still drop an entry stored with such tags before stores checked them, by clear and by eviction', async () => {
+        // Written as the unchecked script wrote it, up to the tags' index entries.
+        const legacy = async (m: string): Promise<void> => {
+          const now = clock.now().getTime();
+          await redis.hset(`${poisonedBase}e:${m}`, { q: m, c: '1', ttl: '60', tl: 'low', tg: JSON.stringify(unreadable), sa: now, ea: now + 60_000, h: 0 });
+          await redis.zadd(`${poisonedBase}s`, now, m);
+          await redis.zadd(`${poisonedBase}x`, now + 60_000, m);
+          await redis.hset(`${poisonedBase}n`, m, 300);
+          await redis.incrby(`${poisonedBase}b`, 300);
+          await redis.zadd(`${poisonedBase}t:ok`, now + 60_000, m);
+        };
+        await legacy('old-a');
+        expect(await cache.clear(poisoned, { olderThan: new Date(clock.now().getTime() + 1) })).to.equal(1);
+        await legacy('old-b');
+        expect(await cache.clear(poisoned, { tags: ['ok'] })).to.equal(1);
+        expect(await redis.keys(`${poisonedBase}*`)).to.deep.equal([]);
+
+        await legacy('old-c');
+        const small = new ResultCache(redis, prefix, clock, createMetrics('api'), { namespaceMaxBytes: 1000, logger: silentLogger });
+        await small.put(poisoned, 'new', 'x'.repeat(500), { query: 'new', ttl: 600, trustLevel: 'low', tags: ['ok'] });
+        expect(await small.get(poisoned, 'old-c')).to.equal(null);
+        expect(await redis.exists(`${poisonedBase}e:old-c`)).to.equal(0);
+        expect(await small.clear(poisoned, { tags: ['ok'] })).to.equal(1);
+        expect(await redis.keys(`${poisonedBase}*`)).to.deep.equal([]);
+      });
+    });
   });
 
   describe('near copies (Redis tracking)', () => {
@@ -495,7 +534,10 @@ describe('result cache', function () {
       await expectError(clear(key, { tags: [] }), 'INVALID_PARAMETER', { parameter: 'tags' });
       await expectError(clear(key, { older_than: 'yesterday' }), 'INVALID_PARAMETER', { parameter: 'older_than' });
       // Content over 1 MB as JSON, in a body well within the 10 MB request limit.
-      await expectError(store(key, { query: 'big', content: 'x'.repeat(1024 * 1024) }), 'CONTENT_TOO_LARGE', { max_size_mb: 1, provided_size_mb: 1.01 });
+      const big = await store(key, { query: 'big', content: 'x'.repeat(1024 * 1024) });
+      await expectError(Promise.resolve(big), 'CONTENT_TOO_LARGE', { max_size_mb: 1, provided_size_mb: 1.01 });
+      // The advice names the limit this request broke, not the request body's.
+      expect(big.json.error.suggestion).to.equal('Send at most 1 MB.');
       expect((await query(key, 'big')).status).to.equal(404);
       expect((await store(key, { query: 'just fits', content: 'x'.repeat(1024 * 1024 - 2) })).status).to.equal(200);
     });

@@ -52,6 +52,8 @@ describe('config', () => {
       expect(config.fetch.perHostConcurrency).to.equal(2);
       expect(config.fetch.respectRobots).to.equal(false);
       expect(config.tenantMetrics).to.equal('key');
+      expect(config.poolThreadHeapMb).to.equal(1024);
+      expect(config.html).to.deep.equal({ maxNodes: 250_000, maxDepth: 1000 });
     });
 
     it('treats empty and blank values as unset', () => {
@@ -275,6 +277,9 @@ describe('config', () => {
       [{ UPSTREAM_BREAKER_WINDOW_MS: '10' }, 'UPSTREAM_BREAKER_WINDOW_MS'],
       [{ UPSTREAM_BREAKER_COOLDOWN_MS: '1.5' }, 'UPSTREAM_BREAKER_COOLDOWN_MS'],
       [{ TENANT_METRICS: 'keys' }, 'TENANT_METRICS'],
+      [{ POOL_THREAD_HEAP_MB: '16' }, 'POOL_THREAD_HEAP_MB'],
+      [{ HTML_MAX_NODES: '999' }, 'HTML_MAX_NODES'],
+      [{ HTML_MAX_DEPTH: 'deep' }, 'HTML_MAX_DEPTH'],
     ];
     for (const [env, variable] of cases) {
       it(`${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')} → ${variable}`, () => {

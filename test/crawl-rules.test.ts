@@ -81,6 +81,14 @@ describe('crawl rules', () => {
       expect(found).to.include({ noindex: false, nofollow: false });
     });
 
+    it('reads the links of a page nested 400,000 deep in linear time: it runs on the worker\'s event loop', () => {
+      // htmlparser2's Parser keeps its open elements with unshift: this page took 66 s, blocking the worker.
+      const html = `${'<div>'.repeat(400_000)}<a href="/deep">deep</a>${'</div>'.repeat(400_000)}`;
+      const started = performance.now();
+      expect(pageLinks(html, 'https://example.com/').links).to.deep.equal(['https://example.com/deep']);
+      expect(performance.now() - started).to.be.below(3000);
+    });
+
     it('reads the robots meta tag and the X-Robots-Tag header', () => {
       const page = pageLinks('<meta name="ROBOTS" content="noindex, nofollow"><a href="/a">a</a>', 'https://example.com/');
       expect(page).to.deep.equal({ links: [], noindex: true, nofollow: true });
@@ -99,6 +107,16 @@ describe('crawl rules', () => {
         <url><loc>https://a.example/2</loc></url></urlset>`);
       expect(urlset).to.deep.equal({ urls: ['https://a.example/1?x=1&y=2', 'https://a.example/2'], sitemaps: [] });
       expect(parseSitemap('<sitemapindex><sitemap><loc>https://a.example/s.xml</loc></sitemap></sitemapindex>').sitemaps).to.deep.equal(['https://a.example/s.xml']);
+    });
+
+    it('reads CDATA, stray and missing end tags as Parser did, and a sitemap nested 400,000 deep in linear time', () => {
+      expect(parseSitemap('<urlset><url><loc><![CDATA[https://a.example/c?x=1&y=2]]></loc></url><url><loc>https://a.example/open</url><url></x><loc/><loc>https://a.example/3</loc></url></urlset>'))
+        .to.deep.equal({ urls: ['https://a.example/c?x=1&y=2', 'https://a.example/open', 'https://a.example/3'], sitemaps: [] });
+      // htmlparser2's Parser keeps its open elements with unshift: this file blocked the worker's event loop for minutes.
+      const xml = `<urlset>${'<x>'.repeat(400_000)}<url><loc>https://a.example/deep</loc></url>${'</x>'.repeat(400_000)}</urlset>`;
+      const started = performance.now();
+      expect(parseSitemap(xml).urls).to.deep.equal(['https://a.example/deep']);
+      expect(performance.now() - started).to.be.below(3000);
     });
 
     it('follows robots.txt to sitemaps and index files, within the allowed hosts and the limit', async () => {

@@ -1,6 +1,9 @@
 import { expect } from 'chai';
 import { Element, Text, type AnyNode, type ParentNode } from 'domhandler';
-import { MAX_DEPTH, baseUrl, findFirst, parseHtml } from '../src/html/dom.js';
+import { DEFAULT_DOM_LIMITS, DomLimitError, MAX_DEPTH, baseUrl, findFirst, parseHtml } from '../src/html/dom.js';
+
+/** No DOM limits: how the tree is built past them, for an operator who raises HTML_MAX_NODES and HTML_MAX_DEPTH. */
+const UNLIMITED = { maxNodes: Infinity, maxDepth: Infinity };
 
 /** A compact rendering of the tree (elements as name(children), text quoted) to compare shapes. */
 function shape(node: AnyNode): string {
@@ -20,6 +23,16 @@ function depthOf(root: ParentNode): number {
     for (const child of node.children) if (child instanceof Element) pending.push([child, depth + 1]);
   }
   return max;
+}
+
+/** What `run` throws, or undefined. */
+function thrown(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
 }
 
 function timed<T>(run: () => T): { result: T; ms: number } {
@@ -86,7 +99,7 @@ describe('dom', () => {
 
     it('caps nesting: 100,000 nested divs parse quickly into a tree no deeper than the cap, text kept', () => {
       const html = `<body>${'<div>'.repeat(100_000)}deep text${'</div>'.repeat(100_000)}<p>after</p></body>`;
-      const { result: doc, ms } = timed(() => parseHtml(html));
+      const { result: doc, ms } = timed(() => parseHtml(html, UNLIMITED));
       expect(ms).to.be.below(3000);
       expect(depthOf(doc)).to.be.at.most(MAX_DEPTH + 2);
       const text = findFirst(doc, (e) => e.children.some((c) => c instanceof Text && c.data === 'deep text'));
@@ -102,8 +115,31 @@ describe('dom', () => {
     });
 
     it('stays linear on unclosed and mismatched tags', () => {
-      const unclosed = timed(() => parseHtml('<b><i><span>'.repeat(50_000) + 'x' + '</div></p></td>'.repeat(50_000)));
+      const unclosed = timed(() => parseHtml('<b><i><span>'.repeat(50_000) + 'x' + '</div></p></td>'.repeat(50_000), UNLIMITED));
       expect(unclosed.ms).to.be.below(3000);
+    });
+
+    it('stops at the node limit while building: elements and text nodes, all told', () => {
+      const limits = { maxNodes: 1000, maxDepth: 100 };
+      // Two nodes each: exactly the limit, then one more.
+      expect(() => parseHtml('<i>x</i>'.repeat(500), limits)).to.not.throw();
+      const refused = thrown(() => parseHtml(`${'<i>x</i>'.repeat(500)}<i>`, limits));
+      expect(refused).to.be.instanceOf(DomLimitError).and.include({ limit: 'nodes', max: 1000, message: 'page too complex: more than 1000 elements and text nodes' });
+      // A million tiny elements: refused after a quarter of them, long before the tree fills a pool thread.
+      const million = timed(() => thrown(() => parseHtml(`<body>${'<i>x</i>'.repeat(1_000_000)}`)));
+      expect(million.result).to.be.instanceOf(DomLimitError).and.include({ limit: 'nodes', max: DEFAULT_DOM_LIMITS.maxNodes });
+      expect(million.ms).to.be.below(3000);
+    });
+
+    it('stops at the depth limit, counting the elements flattened past the cap as the page nests them', () => {
+      const limits = { maxNodes: 1_000_000, maxDepth: MAX_DEPTH + 100 };
+      // body, then divs up to the limit: allowed, closed or not.
+      expect(() => parseHtml(`<body>${'<div>'.repeat(MAX_DEPTH + 99)}x`, limits)).to.not.throw();
+      expect(() => parseHtml(`<body>${'<div>x</div>'.repeat(10_000)}`, limits)).to.not.throw();
+      // Elements closed past the cap give their depth back.
+      expect(() => parseHtml(`<body>${'<div>'.repeat(MAX_DEPTH)}${'<b>x</b>'.repeat(1000)}`, limits)).to.not.throw();
+      const refused = thrown(() => parseHtml(`<body>${'<div>'.repeat(MAX_DEPTH + 100)}x`, limits));
+      expect(refused).to.be.instanceOf(DomLimitError).and.include({ limit: 'depth', max: MAX_DEPTH + 100, message: `page too complex: elements nested more than ${MAX_DEPTH + 100} deep` });
     });
 
     it('treats tag and attribute names like constructor or __proto__ as ordinary names', () => {

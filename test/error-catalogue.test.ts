@@ -4,7 +4,7 @@ import path from 'node:path';
 import Koa from 'koa';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { ApiError, ERROR_CATALOGUE, ERROR_CODES, type ErrorCode } from '../src/errors/catalogue.js';
+import { ApiError, ERROR_CATALOGUE, ERROR_CODES, suggestionFor, type ErrorCode } from '../src/errors/catalogue.js';
 import { errorEnvelope } from '../src/http/middleware/error-envelope.js';
 import { requestId } from '../src/http/middleware/request-id.js';
 import type { AppState } from '../src/http/context.js';
@@ -99,6 +99,15 @@ describe('error catalogue', () => {
       for (const field of ERROR_CATALOGUE[code].details) expect(body.error.details).to.have.property(field);
     });
   }
+
+  it('fills a suggestion from the error\'s details, and names the field where there are none', async () => {
+    const body = (await (await fetch(`${base}/CONTENT_TOO_LARGE`)).json()) as any;
+    expect(body.error.suggestion).to.equal('Send at most max_size_mb-value MB.');
+    expect(suggestionFor('CONTENT_TOO_LARGE', { max_size_mb: 1 })).to.equal('Send at most 1 MB.');
+    expect(suggestionFor('CONTENT_TOO_LARGE')).to.equal('Send at most details.max_size_mb MB.');
+    // Braces around anything else are text.
+    expect(suggestionFor('TOO_MANY_CRAWLS', { limit: 5, unfinished: 5 })).to.include('DELETE /v1/crawl/{id}');
+  });
 
   it('turns an unexpected exception into INTERNAL_SERVER_ERROR with an incident id and no internals', async () => {
     const response = await fetch(`${base}/CRASH`);

@@ -14,6 +14,11 @@ describe('POST /v1/extract through the whole pipeline', () => {
   before(async () => {
     site = await startPageServer({
       '/article': html(ARTICLE),
+      // Publication dates no DATETIME column holds, in every place a page states one.
+      '/far-future': html(ARTICLE
+        .replace('2026-03-04T05:06:07Z', '99999-01-01')
+        .replace('</head>', '<script type="application/ld+json">{"@type":"NewsArticle","datePublished":"+099999-01-01T00:00:00Z"}</script></head>')
+        .replace('<h1>', '<time datetime="10000-01-01">x 10000</time><h1>')),
       '/image': html('GIF89a', 200, 'image/gif'),
       '/empty': html('<html><body><nav>only navigation</nav></body></html>'),
       '/plain': html('First paragraph.\n\nSecond paragraph.', 200, 'text/plain; charset=utf-8'),
@@ -60,6 +65,15 @@ describe('POST /v1/extract through the whole pipeline', () => {
     const audited = await eventually(() => findRequestLogByRequestId(storage.db, res.json.request_id));
     expect(audited).to.include({ method: 'POST', endpoint: '/v1/extract', status: 200, principalId: 'master' });
     expect(audited.responseSize).to.be.greaterThan(0);
+  });
+
+  it('extracts and stores a page whose publication dates are out of any DATETIME range, without a date', async () => {
+    const res = await call(service.url, '/v1/extract', { body: { url: `${site.url}/far-future`, format: 'text' } });
+    expect(res.status, JSON.stringify(res.json)).to.equal(200);
+    expect(res.json.data.content).to.include('Every request travels through Koa');
+    expect(res.json.data.metadata).to.not.have.property('published_date');
+    const stored = await findExtractionByRequestId(storage.db, res.json.request_id);
+    expect(stored!.publishedAt).to.equal(null);
   });
 
   it('renders markdown by default', async () => {

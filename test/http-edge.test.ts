@@ -90,6 +90,7 @@ describe('HTTP edge', () => {
     expect(res.status).to.equal(400);
     expect(res.body.error.code).to.equal('CONTENT_TOO_LARGE');
     expect(res.body.error.details).to.deep.equal({ max_size_mb: 10, provided_size_mb: 12 });
+    expect(res.body.error.suggestion).to.equal('Send at most 10 MB.');
     expect((await call(service.url, '/v1/health')).status).to.equal(200);
   });
 

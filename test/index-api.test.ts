@@ -4,6 +4,7 @@ import { call, startTestService, type TestService } from './helpers/service.js';
 import { createAccount, createKey, writePlansFile } from './helpers/accounts.js';
 import { eventually } from './helpers/wait.js';
 import { markdownToText } from '../src/index/markdown-text.js';
+import { openStorage } from '../src/storage/connection.js';
 
 /**
  * Words no other run has indexed: the index finds near-duplicates across the whole mode, so an
@@ -66,6 +67,41 @@ describe('index ingestion API', function () {
       expect(errors[1]!.reason).to.equal('is required');
       expect(errors[5]!.reason).to.equal('is not allowed');
       for (const error of errors) expect(error.reason).to.be.a('string').that.is.not.empty;
+    });
+
+    it('refuses a published_date MySQL cannot hold, or that is not ISO 8601, and indexes the rest of the batch', async () => {
+      // Issue 20: a year of 10000 reached MySQL and failed the whole batch with a 500, after three tries.
+      const document = (path: string, published_date: string) => ({ url: url(path), title: 'Dated', content: `A dated document whose words no other holds: ${Array.from({ length: 12 }, () => randomUUID().slice(0, 8)).join(' ')}.`, published_date });
+      const response = await post([
+        document('date-ok', '2025-01-31T12:00:00+02:00'),
+        document('date-10000', '10000-01-01'),
+        document('date-x-10000', 'x 10000'),
+        document('date-expanded', '+010000-01-01T00:00:00Z'),
+        document('date-past-9999-in-utc', '9999-12-31T23:00:00-05:00'),
+        document('date-before-1000', '0999-12-31'),
+        document('date-feb-30', '2025-02-30'),
+        document('date-first', '1000-01-01'),
+        document('date-last', '9999-12-31T23:59:59.999Z'),
+        document('date-space', '2025-01-31 08:30'),
+      ]);
+      expect(response.status, JSON.stringify(response.json)).to.equal(200);
+      const errors = response.json.data.errors as Array<{ index: number; field: string | null; reason: string }>;
+      expect(errors.map((e) => [e.index, e.field])).to.deep.equal([1, 2, 3, 4, 5, 6].map((index) => [index, 'published_date']));
+      for (const error of errors) expect(error.reason).to.match(/ISO 8601.*1000-01-01.*9999-12-31/);
+      expect(response.json.data.results.map((r: { index: number; status: string }) => [r.index, r.status]))
+        .to.deep.equal([[0, 'indexed'], [7, 'indexed'], [8, 'indexed'], [9, 'indexed']]);
+      // Stored as the instants they name, the offset applied and a time without one read as UTC.
+      const storage = openStorage(service.config.databaseUrl, 1);
+      try {
+        const rows = await storage.db.selectFrom('index_documents').select(['url', 'published_at'])
+          .where('url', 'in', ['date-ok', 'date-first', 'date-last', 'date-space'].map(url)).execute();
+        expect(Object.fromEntries(rows.map((r) => [r.url.slice(url('').length), r.published_at?.toISOString()]))).to.deep.equal({
+          'date-ok': '2025-01-31T10:00:00.000Z', 'date-first': '1000-01-01T00:00:00.000Z',
+          'date-last': '9999-12-31T23:59:59.999Z', 'date-space': '2025-01-31T08:30:00.000Z',
+        });
+      } finally {
+        await storage.close();
+      }
     });
 
     it('takes exactly one of urls and domain to delete', async () => {
@@ -145,6 +181,15 @@ describe('index ingestion API', function () {
     it('refuses an HTML document without text', async () => {
       const response = await post([{ url: url('empty'), title: 'Empty', content_type: 'html', content: '<html><body><script>x()</script></body></html>' }]);
       expect(response.json.data.errors).to.deep.equal([{ index: 0, field: 'content', reason: 'has no text once converted from html' }]);
+    });
+
+    it('refuses an HTML document past the DOM\'s limits, as a page to extract would be, and indexes the rest', async () => {
+      const response = await post([
+        { url: url('deep'), title: 'Deep', content_type: 'html', content: `<body>${'<div>'.repeat(2000)}Deep text.</body>` },
+        { url: url('shallow'), title: 'Shallow', content: `Shallow text: ${Array.from({ length: 12 }, () => randomUUID().slice(0, 8)).join(' ')}.` },
+      ]);
+      expect(response.json.data.errors).to.deep.equal([{ index: 0, field: 'content', reason: 'page too complex: elements nested more than 1000 deep' }]);
+      expect(response.json.data.results.map((r: { index: number; status: string }) => [r.index, r.status])).to.deep.equal([[1, 'indexed']]);
     });
 
     it('runs a large batch as a job that reports progress, counts and errors, to its own account and mode only', async () => {

@@ -197,6 +197,36 @@ describe('rate limits and quotas', () => {
     });
   });
 
+  describe('key usage', () => {
+    it("counts a key's own requests this month, over several days, beside its account's", async () => {
+      const clockOf = new TestClock();
+      const other = await startTestService({ PLANS_FILE: plansFile, QUEUE_PREFIX: service.config.queuePrefix }, 'api', clockOf);
+      try {
+        const account = await createAccount(other.url, 'pro');
+        const [a, b] = [await createKey(other.url, { account_id: account }), await createKey(other.url, { account_id: account })];
+        const usage = async (id: string) => (await call(other.url, `/v1/auth/keys/${id}/usage`)).json.data;
+        // Two days of one month: the first hour of the first day of next month, then the next day.
+        const now = clockOf.now();
+        clockOf.advance(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1, 1) - now.getTime());
+        for (let i = 0; i < 2; i++) await metered(other.url, a.key);
+        await metered(other.url, b.key);
+        clockOf.advance(DAY);
+        await metered(other.url, a.key);
+        for (let i = 0; i < 3; i++) await metered(other.url, b.key);
+        // Earlier days are read from MySQL, where the counts arrive within a second (daily and monthly together).
+        const period = clockOf.now().toISOString().slice(0, 7);
+        await until(async () => {
+          const durable = await sql<{ requests: number }>`SELECT requests FROM usage_monthly WHERE account_id = ${account} AND mode = 'live' AND period = ${period}`.execute(storage.db);
+          return Number(durable.rows[0]?.requests) === 7;
+        }, 5000);
+        expect(await usage(a.id)).to.include({ requests_today: 1, requests_this_month: 3, account_requests_this_month: 7 });
+        expect(await usage(b.id)).to.include({ requests_today: 3, requests_this_month: 4, account_requests_this_month: 7 });
+      } finally {
+        await other.close();
+      }
+    });
+  });
+
   describe('sandbox', () => {
     it('gives test keys their own quota, usage and audit, apart from live ones', async () => {
       const account = await createAccount(service.url, 'free');

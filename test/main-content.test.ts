@@ -6,8 +6,14 @@ import { renderText } from '../src/html/render/text.js';
 
 const PAGE_URL = 'https://news.example.com/2024/05/story.html';
 
+/**
+ * No DOM limits: main content must stay bounded on whatever tree an operator's HTML_MAX_NODES and
+ * HTML_MAX_DEPTH let through, including those the defaults refuse.
+ */
+const UNLIMITED = { maxNodes: Infinity, maxDepth: Infinity };
+
 function extract(html: string, clean = true): MainContent & { text: string } {
-  const content = extractMainContent(parseHtml(html), { url: PAGE_URL, clean });
+  const content = extractMainContent(parseHtml(html, UNLIMITED), { url: PAGE_URL, clean });
   return { ...content, text: renderText(content.blocks, { preserveFormatting: false }) };
 }
 

@@ -192,11 +192,15 @@ describe('notification destinations (save-time check)', () => {
     expect(destinationRefusal('https://hooks.example.com/x', [])).to.equal(undefined);
     expect(destinationRefusal('ftp://example.com/', [])).to.match(/http/);
     expect(destinationRefusal('not a url', [])).to.match(/http/);
-    for (const url of ['http://127.0.0.1:8080/', 'http://10.1.2.3/', 'http://[::1]/', 'http://169.254.169.254/latest', 'http://localhost/', 'http://api.localhost/']) {
+    for (const url of ['http://127.0.0.1:8080/', 'http://10.1.2.3/', 'http://[::1]/', 'http://169.254.169.254/latest', 'http://localhost/', 'http://api.localhost/',
+      'http://localhost./', 'http://API.LocalHost./']) {
       expect(destinationRefusal(url, []), url).to.match(/address not allowed/);
     }
     expect(destinationRefusal('http://127.0.0.1:8080/', ['127.0.0.0/8'])).to.equal(undefined);
     expect(destinationRefusal('http://localhost/', ['127.0.0.0/8'])).to.equal(undefined);
+    expect(destinationRefusal('http://localhost./', ['127.0.0.0/8'])).to.equal(undefined);
+    // A trailing dot is a fully qualified name, not a loopback one.
+    expect(destinationRefusal('http://notlocalhost./', [])).to.equal(undefined);
     expect(destinationRefusal('http://10.1.2.3/', ['127.0.0.0/8'])).to.match(/address not allowed/);
   });
 });

@@ -128,9 +128,9 @@ describe('openapi', () => {
   it('lists the error responses that apply, all in the error envelope', () => {
     const doc = build();
     expect(Object.keys(doc.paths['/v1/search'].post.responses)).to.deep.equal(
-      ['200', '400', '401', '403', '415', '422', '429', '500', '503'],
+      ['200', '400', '401', '403', '408', '415', '422', '429', '431', '500', '503'],
     );
-    expect(Object.keys(doc.paths['/v1/health'].get.responses)).to.deep.equal(['200', '403', '500', '503']);
+    expect(Object.keys(doc.paths['/v1/health'].get.responses)).to.deep.equal(['200', '400', '403', '408', '431', '500', '503']);
     expect(doc.paths['/v1/search'].post.responses['400']).to.deep.equal({ $ref: '#/components/responses/Error400' });
     const error400 = doc.components.responses.Error400;
     expect(error400.description).to.include('QUERY_TOO_LONG').and.include('INVALID_PARAMETER');

@@ -9,6 +9,10 @@ import { createQueueEvents, createQueues, type QueueEventsByName, type Queues } 
 import { resultWithin, runJob } from '../src/queue/run-job.js';
 import { wrapProcessor } from '../src/jobs/worker-runtime.js';
 import { runPrefix } from './helpers/run-scope.js';
+import { sql } from 'kysely';
+import { openStorage } from '../src/storage/connection.js';
+import { TaskOutOfMemoryError, TaskTimeoutError } from '../src/pool/pool.js';
+import { eventually } from './helpers/wait.js';
 
 const connection = redisOptions(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
 
@@ -45,7 +49,7 @@ describe('queue: enqueue and wait', () => {
 
   it('returns the result the worker produced', async () => {
     startWorker(async (job) => ({ echoed: (job.data.input as { q: string }).q }));
-    const result = await runJob(queues.search, events.search, envelope(), { timeoutMs: 5000, onTimeout: timeout });
+    const result = await runJob(queues.search, events.search, envelope(), { deadline: Date.now() + 5000, onTimeout: timeout });
     expect(result).to.deep.equal({ echoed: 'x' });
   });
 
@@ -54,14 +58,15 @@ describe('queue: enqueue and wait', () => {
     const started = Date.now();
     let caught: unknown;
     try {
-      await runJob(queues.search, events.search, data, { timeoutMs: 300, onTimeout: timeout });
+      await runJob(queues.search, events.search, data, { deadline: Date.now() + 300, onTimeout: timeout });
     } catch (error) {
       caught = error;
     }
     expect(Date.now() - started).to.be.lessThan(1500);
     expect(caught).to.be.instanceOf(ApiError);
     expect((caught as ApiError).code).to.equal('SEARCH_TIMEOUT');
-    expect(await queues.search.getJob(data.request_id)).to.equal(undefined);
+    // Removed after the answer, which does not wait for it.
+    await eventually(async () => ((await queues.search.getJob(data.request_id)) === undefined ? true : undefined), 2000);
   });
 
   it('hands a permanent failure to the caller at once, without retries', async () => {
@@ -73,7 +78,7 @@ describe('queue: enqueue and wait', () => {
     const data = envelope();
     let caught: unknown;
     try {
-      await runJob(queues.search, events.search, data, { timeoutMs: 5000, onTimeout: timeout });
+      await runJob(queues.search, events.search, data, { deadline: Date.now() + 5000, onTimeout: timeout });
     } catch (error) {
       caught = error;
     }
@@ -89,7 +94,7 @@ describe('queue: enqueue and wait', () => {
       if (attempts < 3) throw new ApiError('UPSTREAM_ERROR');
       return { ok: true };
     });
-    const result = await runJob(queues.search, events.search, envelope(), { timeoutMs: 10_000, onTimeout: timeout });
+    const result = await runJob(queues.search, events.search, envelope(), { deadline: Date.now() + 10_000, onTimeout: timeout });
     expect(result).to.deep.equal({ ok: true });
     expect(attempts).to.equal(3);
   });
@@ -102,7 +107,7 @@ describe('queue: enqueue and wait', () => {
     });
     let caught: unknown;
     try {
-      await runJob(queues.search, events.search, envelope(), { timeoutMs: 10_000, onTimeout: timeout });
+      await runJob(queues.search, events.search, envelope(), { deadline: Date.now() + 10_000, onTimeout: timeout });
     } catch (error) {
       caught = error;
     }
@@ -111,22 +116,65 @@ describe('queue: enqueue and wait', () => {
     expect(attempts).to.equal(3);
   });
 
+  it('does not retry an unexpected failure the next attempt would meet again: a pool limit, a MySQL data exception', async () => {
+    // Issue 20: a page that ran a pool thread out of memory was fetched and cleaned three times.
+    const storage = openStorage(process.env.DATABASE_URL!, 1);
+    let dataException: unknown;
+    try {
+      await sql`CREATE TEMPORARY TABLE dated (at DATETIME(3))`.execute(storage.db);
+      await sql`INSERT INTO dated VALUES (${'10000-01-01 00:00:00'})`.execute(storage.db);
+    } catch (error) {
+      dataException = error;
+    } finally {
+      await storage.close();
+    }
+    expect(dataException).to.have.property('sqlState', '22007');
+    for (const failure of [new TaskTimeoutError('rankSources', 10), new TaskOutOfMemoryError('cleanHtml', 64), dataException]) {
+      let attempts = 0;
+      startWorker(async () => {
+        attempts++;
+        throw failure;
+      });
+      const caught = await runJob(queues.search, events.search, envelope(), { deadline: Date.now() + 10_000, onTimeout: timeout }).catch((error: unknown) => error);
+      expect((caught as ApiError).code).to.equal('INTERNAL_SERVER_ERROR');
+      expect(attempts, String(failure)).to.equal(1);
+      await worker!.close(true);
+    }
+  });
+
   it('stops waiting with SERVICE_UNAVAILABLE when the process shuts down', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
     let caught: unknown;
     try {
-      await runJob(queues.search, events.search, envelope(), { timeoutMs: 5000, onTimeout: timeout, signal: controller.signal });
+      await runJob(queues.search, events.search, envelope(), { deadline: Date.now() + 5000, onTimeout: timeout, signal: controller.signal });
     } catch (error) {
       caught = error;
     }
     expect((caught as ApiError).code).to.equal('SERVICE_UNAVAILABLE');
   });
 
+  it('drops a job picked up after its caller stopped waiting, without running it', async () => {
+    let ran = 0;
+    startWorker(async () => {
+      ran++;
+      return { done: true };
+    });
+    // As a job stalled on a dead worker, or added by an enqueue that outlived its request, is found.
+    const late = { ...envelope(), expires_at: Date.now() - 1 };
+    const job = await queues.search.add('search', late, { jobId: late.request_id });
+    await eventually(async () => ((await job.getState()) === 'failed' ? true : undefined), 5000);
+    expect(ran).to.equal(0);
+    const onTime = { ...envelope(), expires_at: Date.now() + 5000 };
+    const awaited = await queues.search.add('search', onTime, { jobId: onTime.request_id });
+    await eventually(async () => ((await awaited.getState()) === 'completed' ? true : undefined), 5000);
+    expect(ran).to.equal(1);
+  });
+
   it('keeps a finished job long enough for a late reader', async () => {
     startWorker(async () => ({ done: true }));
     const data = envelope();
-    await runJob(queues.search, events.search, data, { timeoutMs: 5000, onTimeout: timeout });
+    await runJob(queues.search, events.search, data, { deadline: Date.now() + 5000, onTimeout: timeout });
     const job = await queues.search.getJob(data.request_id);
     expect(job?.returnvalue).to.deep.equal({ done: true });
   });

@@ -1,8 +1,11 @@
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { call, startTestService, type TestService } from './helpers/service.js';
-import { until } from './helpers/wait.js';
+import { eventually, until } from './helpers/wait.js';
 import { freePort } from './helpers/free-port.js';
+import { TcpProxy } from './helpers/tcp-proxy.js';
+import { startJsonServer, type JsonServer } from './helpers/json-server.js';
+import { ARTICLE, html, startPageServer, type PageServer } from './helpers/page-server.js';
 
 function startRedis(port: number): ChildProcess {
   return spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
@@ -52,5 +55,96 @@ describe('Redis outage', function () {
     const started = Date.now();
     await service.close();
     expect(Date.now() - started).to.be.below(3000 + 2000);
+  });
+});
+
+/**
+ * Redis unreachable while requests wait on their jobs (a TCP relay to a Redis of the test's own,
+ * cut: connections reset, new ones refused): every request is answered within its time limit,
+ * counted from its arrival, and the queue path works again soon after Redis does.
+ */
+describe('Redis outage under requests waiting on jobs', function () {
+  this.timeout(90_000);
+  let redis: ChildProcess;
+  let proxy: TcpProxy;
+  let service: TestService;
+  let engine: JsonServer;
+  let site: PageServer;
+  let slowAsked = false;
+
+  before(async () => {
+    const port = await freePort();
+    redis = startRedis(port);
+    const relay = await TcpProxy.start(port);
+    proxy = relay.proxy;
+    // A search for "slow …" waits on the engine for as long as it may; any other is answered at once, with nothing found.
+    engine = await startJsonServer((request) => ({ body: { results: [] }, delayMs: request.url.searchParams.get('q')?.startsWith('slow') ? 30_000 : 0 }));
+    site = await startPageServer({
+      '/slow': (req, res) => {
+        slowAsked = true;
+        setTimeout(() => html(ARTICLE)(req, res), 2000).unref();
+      },
+    });
+    await until(async () => {
+      try {
+        service = await startTestService({ REDIS_URL: `redis://127.0.0.1:${relay.port}`, SEARXNG_URL: engine.url, SHUTDOWN_TIMEOUT_MS: '3000' });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 10_000);
+  });
+  after(async () => {
+    proxy?.restore();
+    await service?.close();
+    await proxy?.close();
+    await engine?.close();
+    await site?.close();
+    redis?.kill('SIGKILL');
+  });
+
+  /** The request's status, error code and seconds from sending to answer. */
+  async function timed(path: string, body: unknown): Promise<{ status: number; code: string | undefined; seconds: number }> {
+    const started = Date.now();
+    const res = await call(service.url, path, { body });
+    return { status: res.status, code: res.json.error?.code, seconds: (Date.now() - started) / 1000 };
+  }
+
+  it('answers within each time limit during the outage, and the queue path recovers within seconds', async () => {
+    const search = timed('/v1/search', { query: 'slow search in flight', options: { timeout: 3, enable_cache: false } });
+    const extract = timed('/v1/extract', { url: `${site.url}/slow`, options: { timeout: 1 } });
+    // Both jobs are at work: the search waits on the engine, the extraction on its page.
+    await eventually(async () => (slowAsked && engine.requests.some((r) => r.url.searchParams.get('q')?.startsWith('slow')) ? true : undefined), 10_000);
+    proxy.cut();
+    const cutAt = Date.now();
+
+    const duringSearch = await search;
+    expect(duringSearch.seconds, `search limit 3 s: ${JSON.stringify(duringSearch)}`).to.be.below(3 + 1);
+    expect([duringSearch.status, duringSearch.code]).to.deep.equal([503, 'SERVICE_UNAVAILABLE']);
+    // One that arrives during the outage is refused at once.
+    const arriving = await timed('/v1/search', { query: 'arriving during the outage', options: { timeout: 2 } });
+    expect(arriving.seconds).to.be.below(2 + 1);
+    expect(arriving.status).to.equal(503);
+    const duringExtract = await extract;
+    expect(duringExtract.seconds, `extract limit 1 + 10 s: ${JSON.stringify(duringExtract)}`).to.be.below(11 + 1);
+    expect([duringExtract.status, duringExtract.code]).to.deep.equal([503, 'SERVICE_UNAVAILABLE']);
+
+    // A long outage: BullMQ's own reconnection back-off reaches 20 s after about 18 s of failed tries.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, cutAt + 14_000 - Date.now())));
+    proxy.restore();
+    const restoredAt = Date.now();
+    let answered: { status: number; code: string | undefined; seconds: number } | undefined;
+    for (let i = 0; Date.now() - restoredAt < 15_000; i++) {
+      const res = await timed('/v1/search', { query: `after the outage ${i}`, options: { timeout: 2, enable_cache: false } });
+      expect(res.seconds, JSON.stringify(res)).to.be.below(2 + 1);
+      if (res.status === 200 || res.code === 'NO_RESULTS_FOUND') {
+        answered = res;
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const recovery = (Date.now() - restoredAt) / 1000;
+    expect(answered, 'a search is answered again').to.not.equal(undefined);
+    expect(recovery, 'seconds from Redis back to searches answered').to.be.below(4);
   });
 });

@@ -49,6 +49,17 @@ describe('service accounts', () => {
     expect(listed.every((a: any) => a.type === 'service_account' && !('key' in a))).to.equal(true);
   });
 
+  it('refuses an empty ip_allowlist, which would admit no address; without one, any address may call', async () => {
+    const body = { name: 'nowhere', environment: 'production', account_id: enterprise };
+    const refused = await call(proxied.url, '/v1/auth/service-accounts', { body: { ...body, ip_allowlist: [] } });
+    expect(refused.status).to.equal(400);
+    expect(refused.json.error).to.deep.include({ code: 'INVALID_PARAMETER' });
+    expect(refused.json.error.details).to.deep.include({ parameter: 'ip_allowlist', reason: 'must contain at least 1 item' });
+    const open = await call(proxied.url, '/v1/auth/service-accounts', { body });
+    expect(open.status, JSON.stringify(open.json)).to.equal(200);
+    expect((await health(proxied, open.json.data.key, '192.0.2.7')).status).to.equal(200);
+  });
+
   it('refuses an IPv4 client outside the allowlist with IP_NOT_ALLOWED', async () => {
     const { key } = await createServiceAccount(['10.0.0.0/8']);
     const refused = await health(proxied, key);

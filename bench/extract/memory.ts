@@ -26,7 +26,7 @@ for (const [name, html] of pages) {
   let outcome: string;
   try {
     const out = await pool.run('cleanHtml', { html, url: 'http://bench.test/', kind: 'html', format: 'markdown', clean: true, preserveFormatting: false });
-    outcome = `${out.text.length} characters of text`;
+    outcome = 'tooComplex' in out ? `refused: ${out.tooComplex}` : `${out.text.length} characters of text`;
   } catch (error) {
     outcome = `failed: ${(error as Error).message}`;
   }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Redis } from 'ioredis';
 import type { Clock } from '../clock.js';
 import type { Database } from '../storage/schema.js';
+import { isStorableDate, LATEST_STORABLE_DATE } from '../storage/datetime.js';
 import { ApiError } from '../errors/catalogue.js';
 import { generateKey, keyHint, randomId } from './key-format.js';
 import { hashKey } from './key-hash.js';
@@ -154,6 +155,7 @@ export class KeyService {
     const key = await this.getKey(actor, id);
     const now = this.clock.now();
     if (at !== undefined && at <= now) throw invalid('revoke_at', 'must be in the future; leave it out to revoke now', at.toISOString());
+    if (at !== undefined && !isStorableDate(at)) throw invalid('revoke_at', `must be no later than ${LATEST_STORABLE_DATE}`, at.toISOString());
     const revoked = keyStatus(key, now) === 'revoked' ? key : { ...key, revokedAt: at ?? now };
     if (revoked !== key) await setRevokedAt(this.db, key.id, revoked.revokedAt!);
     await publishInvalidation(this.redis, this.prefix, { key_id: key.id });
@@ -190,6 +192,8 @@ export class KeyService {
     const now = this.clock.now();
     const expiresAt = input.expires_at === undefined ? null : new Date(input.expires_at);
     if (expiresAt && expiresAt <= now) throw invalid('expires_at', 'must be in the future', input.expires_at);
+    // The schema's date-time admits offsets that carry 9999-12-31 past what MySQL holds.
+    if (expiresAt && !isStorableDate(expiresAt)) throw invalid('expires_at', `must be no later than ${LATEST_STORABLE_DATE}`, input.expires_at);
 
     const secret = generateKey(mode);
     const record: KeyRecord = {

@@ -19,15 +19,29 @@
  *
  * Every index key expires with its longest-lived member, so a namespace nobody writes to again
  * disappears entirely; one that keeps being written is trimmed by those writes.
+ *
+ * All or nothing: Redis does not undo a script's writes when it fails halfway, so every script
+ * checks what could make it fail (the JSON it decodes) before its first write, and reads what it
+ * stored earlier without failing on it. (Out of memory cannot cut one short either: Redis refuses
+ * a script's first write then, and lets a script that has written finish.)
  */
 
-/** Removes an entry and its index entries; the entry's tags come from its own hash. */
+/**
+ * Removes an entry and its index entries; the entry's tags come from its own hash. tagsOf gives
+ * nil for tags that cannot be decoded: stores before the check was added wrote some (a lone
+ * surrogate), and such an entry must still go; its tag sets lose it when they are trimmed or expire.
+ */
 const DROP = `
+local function tagsOf(json)
+  local ok, tags = pcall(cjson.decode, json)
+  if ok then return tags end
+  return nil
+end
 local function drop(base, m)
   local e = base .. 'e:' .. m
-  local tags = redis.call('HGET', e, 'tg')
+  local tags = tagsOf(redis.call('HGET', e, 'tg') or '[]')
   if tags then
-    for _, t in ipairs(cjson.decode(tags)) do redis.call('ZREM', base .. 't:' .. t, m) end
+    for _, t in ipairs(tags) do redis.call('ZREM', base .. 't:' .. t, m) end
   end
   redis.call('DEL', e)
   redis.call('ZREM', base .. 's', m)
@@ -68,9 +82,11 @@ return redis.call('HINCRBY', KEYS[1], 'h', ARGV[1])
  * KEYS[1] entry. ARGV: base, key, now (ms), expires at (ms), ttl (ms), query, content,
  * ttl (s), trust level, tags (JSON array), how many expired entries to drop first, the entry's
  * approximate size (bytes), the namespace's budget (bytes). Returns {1 when a live entry was
- * replaced else 0, entries evicted to stay within the budget}.
+ * replaced else 0, entries evicted to stay within the budget}. The tags are decoded first: tags
+ * the decoder refuses fail the store before it writes anything.
  */
 export const PUT_SCRIPT = `${DROP}
+local tags = cjson.decode(ARGV[10])
 local base, m, now, expires, ttlms = ARGV[1], ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5])
 for _, old in ipairs(redis.call('ZRANGEBYSCORE', base .. 'x', '-inf', now, 'LIMIT', 0, ARGV[11])) do drop(base, old) end
 local previous = redis.call('HGET', KEYS[1], 'ea')
@@ -88,7 +104,7 @@ local function index(key, score)
 end
 index(base .. 's', now)
 index(base .. 'x', expires)
-for _, t in ipairs(cjson.decode(ARGV[10])) do
+for _, t in ipairs(tags) do
   local key = base .. 't:' .. t
   redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
   index(key, expires)
@@ -121,8 +137,11 @@ return {replaced, evicted}
  * a short batch.
  */
 export const CLEAR_BATCH_SCRIPT = `${DROP}
-local function carries(tags, tag)
-  for _, t in ipairs(cjson.decode(tags)) do
+local function carries(json, tag)
+  local tags = tagsOf(json)
+  -- Tags that cannot be read: the entry goes with any set that lists it.
+  if not tags then return true end
+  for _, t in ipairs(tags) do
     if t == tag then return true end
   end
   return false
@@ -148,6 +167,8 @@ for _, m in ipairs(members) do
   else
     if tonumber(v[2]) > now then deleted = deleted + 1 end
     drop(base, m)
+    -- drop has done this unless the entry's tags could not be read
+    redis.call('ZREM', KEYS[1], m)
   end
 end
 return {deleted, kept, #members}

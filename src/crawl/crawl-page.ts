@@ -19,6 +19,7 @@ import { decodeBody } from '../page/decode-body.js';
 import { cleanPage, contentProblem, MAIN_TEXT, withinPoolLimit } from '../page/read-page.js';
 import type { PageOutcome } from './crawl.repository.js';
 import { pageLinks, robotsHeader } from './page-links.js';
+import { parseStorableDate } from '../storage/datetime.js';
 
 /** One deadline per page fetch (robots.txt, redirects, body), as POST /v1/extract's default. */
 export const PAGE_TIMEOUT_MS = 15_000;
@@ -110,7 +111,7 @@ export async function processPage(deps: PageDeps, context: ProcessContext, url: 
     text: cleaned.text,
     language: meta.language,
     author: meta.author,
-    publishedAt: instant(meta.publishedDate),
+    publishedAt: meta.publishedDate === null ? null : parseStorableDate(meta.publishedDate),
     fetchedAt: new Date(),
     countryHint: null,
     authority: null,
@@ -132,11 +133,4 @@ function failure(error: unknown): PageOutcome {
   const reason = typeof error.details?.reason === 'string' ? error.details.reason : error.message;
   const status = error.details?.http_status;
   return { state: 'failed', errorCode: error.code, reason, httpStatus: typeof status === 'number' ? status : null };
-}
-
-/** A page's publication date as an instant; a date-only value is midnight UTC of that day. */
-function instant(published: string | null): Date | null {
-  if (!published) return null;
-  const date = new Date(published);
-  return Number.isNaN(date.getTime()) ? null : date;
 }

@@ -4,10 +4,11 @@
  * exactly the links that reach the rest of a site). Also what the page asks of crawlers:
  * <base href>, rel="nofollow" on a link, and <meta name="robots"> noindex / nofollow.
  *
- * One pass of htmlparser2's streaming parser, no tree: it runs in the worker beside the fetch,
- * and only the first LINK_SCAN_CHARS of a page are read, which bounds its cost on huge pages.
+ * One linear pass over the start tags (TagReader), no tree: it runs on the worker's event loop
+ * beside the fetch, so it must stay linear on any nesting, and only the first LINK_SCAN_CHARS of
+ * a page are read, which bounds its cost on huge pages.
  */
-import { Parser } from 'htmlparser2';
+import { TagReader } from '../html/tag-reader.js';
 
 /** Links further down a page than this are not followed (navigation comes early). */
 const LINK_SCAN_CHARS = 2 * 1024 * 1024;
@@ -24,33 +25,15 @@ export interface PageLinks {
 }
 
 export function pageLinks(html: string, pageUrl: string): PageLinks {
-  let base: URL;
+  let pageBase: URL;
   try {
-    base = new URL(pageUrl);
+    pageBase = new URL(pageUrl);
   } catch {
     return { links: [], noindex: false, nofollow: false };
   }
-  const hrefs: string[] = [];
-  let baseSeen = false;
-  let noindex = false;
-  let nofollow = false;
-  const parser = new Parser({
-    onopentag(name, attribs) {
-      if (name === 'base' && !baseSeen && attribs.href !== undefined) {
-        // Only the first <base href> counts (HTML's rule).
-        baseSeen = true;
-        const resolved = resolve(attribs.href, base);
-        if (resolved) base = resolved;
-      } else if ((name === 'a' || name === 'area') && attribs.href !== undefined && hrefs.length < MAX_LINKS_PER_PAGE * 4) {
-        if (!/(?:^|\s)nofollow(?:\s|$)/i.test(attribs.rel ?? '')) hrefs.push(attribs.href);
-      } else if (name === 'meta' && (attribs.name ?? '').toLowerCase() === 'robots') {
-        const content = (attribs.content ?? '').toLowerCase();
-        if (/\b(?:noindex|none)\b/.test(content)) noindex = true;
-        if (/\b(?:nofollow|none)\b/.test(content)) nofollow = true;
-      }
-    },
-  }, { decodeEntities: true });
-  parser.end(html.length > LINK_SCAN_CHARS ? html.slice(0, LINK_SCAN_CHARS) : html);
+  const scan = new LinkScan(html.length > LINK_SCAN_CHARS ? html.slice(0, LINK_SCAN_CHARS) : html, pageBase);
+  scan.read();
+  const { hrefs, noindex, nofollow, base } = scan;
 
   const links = new Set<string>();
   if (!nofollow) {
@@ -61,6 +44,34 @@ export function pageLinks(html: string, pageUrl: string): PageLinks {
     }
   }
   return { links: [...links], noindex, nofollow };
+}
+
+/** What the start tags of a page say to a crawler. */
+class LinkScan extends TagReader {
+  readonly hrefs: string[] = [];
+  noindex = false;
+  nofollow = false;
+  private baseSeen = false;
+
+  /** The page's URL, until its first <base href> replaces it. */
+  constructor(html: string, public base: URL) {
+    super(html);
+  }
+
+  protected startTag(name: string, attribs: Record<string, string>): void {
+    if (name === 'base' && !this.baseSeen && attribs.href !== undefined) {
+      // Only the first <base href> counts (HTML's rule).
+      this.baseSeen = true;
+      const resolved = resolve(attribs.href, this.base);
+      if (resolved) this.base = resolved;
+    } else if ((name === 'a' || name === 'area') && attribs.href !== undefined && this.hrefs.length < MAX_LINKS_PER_PAGE * 4) {
+      if (!/(?:^|\s)nofollow(?:\s|$)/i.test(attribs.rel ?? '')) this.hrefs.push(attribs.href);
+    } else if (name === 'meta' && (attribs.name ?? '').toLowerCase() === 'robots') {
+      const content = (attribs.content ?? '').toLowerCase();
+      if (/\b(?:noindex|none)\b/.test(content)) this.noindex = true;
+      if (/\b(?:nofollow|none)\b/.test(content)) this.nofollow = true;
+    }
+  }
 }
 
 /** X-Robots-Tag: the header form of the meta tag (noindex / nofollow / none). */

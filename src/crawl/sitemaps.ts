@@ -3,7 +3,7 @@
  * when robots.txt names none; sitemap index files are followed. Only <loc> values are read.
  * Gzipped sitemaps (.xml.gz served as application/gzip) are not read.
  */
-import { Parser } from 'htmlparser2';
+import { TagReader } from '../html/tag-reader.js';
 
 /** Sitemap files read per site, index files included. */
 const MAX_SITEMAP_FILES = 20;
@@ -48,33 +48,68 @@ export function robotsSitemaps(robotsTxt: string): string[] {
 
 /** <loc> of each <url> of a urlset, and of each <sitemap> of a sitemap index. */
 export function parseSitemap(xml: string): { urls: string[]; sitemaps: string[] } {
-  const urls: string[] = [];
-  const sitemaps: string[] = [];
-  const open: string[] = [];
-  let loc: string | undefined;
-  const parser = new Parser({
-    onopentag(name) {
-      const local = localName(name);
-      open.push(local);
-      if (local === 'loc') loc = '';
-    },
-    ontext(text) {
-      if (loc !== undefined) loc += text;
-    },
-    onclosetag(name) {
-      const local = localName(name);
-      open.pop();
-      if (local !== 'loc' || loc === undefined) return;
-      const value = loc.trim();
-      loc = undefined;
-      const parent = open[open.length - 1];
-      if (value === '') return;
-      if (parent === 'url') urls.push(value);
-      else if (parent === 'sitemap') sitemaps.push(value);
-    },
-  }, { xmlMode: true, decodeEntities: true });
-  parser.end(xml);
-  return { urls, sitemaps };
+  const reader = new SitemapReader(xml);
+  reader.read();
+  return { urls: reader.urls, sitemaps: reader.sitemaps };
+}
+
+/**
+ * One linear pass (a sitemap comes from the site and is read on the worker's event loop). An end
+ * tag closes the elements opened after its own, as XML parsers forgive it; one for nothing open
+ * is ignored.
+ */
+class SitemapReader extends TagReader {
+  readonly urls: string[] = [];
+  readonly sitemaps: string[] = [];
+  private readonly open: string[] = [];
+  /** How many elements of each name are open, so an end tag for nothing open costs nothing. */
+  private readonly openCount = new Map<string, number>();
+  private loc: string | undefined;
+
+  constructor(xml: string) {
+    super(xml, true);
+  }
+
+  protected startTag(name: string, _attribs: Record<string, string>, selfClosing: boolean): void {
+    // An empty <loc/> names nothing; other empty elements hold nothing to read.
+    if (selfClosing) return;
+    const local = localName(name);
+    this.open.push(local);
+    this.openCount.set(local, (this.openCount.get(local) ?? 0) + 1);
+    if (local === 'loc') this.loc = '';
+  }
+
+  override ontext(start: number, end: number): void {
+    if (this.loc !== undefined) this.loc += this.html.slice(start, end);
+  }
+
+  override ontextentity(codepoint: number): void {
+    if (this.loc !== undefined) this.loc += String.fromCodePoint(codepoint);
+  }
+
+  override oncdata(start: number, endIndex: number, endOffset: number): void {
+    if (this.loc !== undefined) this.loc += this.html.slice(start, endIndex - endOffset);
+  }
+
+  override onclosetag(start: number, end: number): void {
+    const local = localName(this.html.slice(start, end));
+    if (!this.openCount.get(local)) return;
+    while (this.closeInnermost() !== local);
+  }
+
+  /** Closes the innermost open element, taking the URL of a <loc>; returns its name. */
+  private closeInnermost(): string {
+    const local = this.open.pop()!;
+    this.openCount.set(local, this.openCount.get(local)! - 1);
+    if (local === 'loc' && this.loc !== undefined) {
+      const value = this.loc.trim();
+      this.loc = undefined;
+      const parent = this.open[this.open.length - 1];
+      if (value !== '' && parent === 'url') this.urls.push(value);
+      else if (value !== '' && parent === 'sitemap') this.sitemaps.push(value);
+    }
+    return local;
+  }
 }
 
 /** "image:loc" and "loc" alike: sitemaps come with and without namespace prefixes. */

@@ -2,7 +2,8 @@
  * The one error catalogue of the service: every code a client can receive, its HTTP status,
  * the fields its `details` carries, whether a retry can help, and the advice we give.
  * Section 7.3 of the interface specification, plus the codes it leaves open (404, 405, 415,
- * generic invalid parameter, HTTPS required, client address outside an allowlist, inactive key).
+ * generic invalid parameter, HTTPS required, client address outside an allowlist, inactive key,
+ * and what Node's HTTP parser refuses: malformed requests, time-outs, oversized headers).
  */
 
 export interface ErrorSpec {
@@ -12,6 +13,7 @@ export interface ErrorSpec {
   readonly details: readonly string[];
   /** 5xx and 429 are transient (spec 7.5): a client or a worker may retry them. */
   readonly retryable: boolean;
+  /** Advice; `{field}`, for a field of this code's `details`, stands for its value (see suggestionFor). */
   readonly suggestion?: string;
 }
 
@@ -67,11 +69,27 @@ export const ERROR_CATALOGUE = {
   CONTENT_TOO_LARGE: {
     status: 400, retryable: false, details: ['max_size_mb', 'provided_size_mb'],
     message: 'The request body is larger than the limit.',
-    suggestion: 'Send at most 10 MB per request.',
+    // The limit differs: MAX_BODY_MB for a request body, 1 MB for a cache entry's content.
+    suggestion: 'Send at most {max_size_mb} MB.',
   },
   INVALID_JSON: {
     status: 400, retryable: false, details: ['line', 'column', 'syntax_error'],
     message: 'The request body is not valid JSON.',
+  },
+  MALFORMED_REQUEST: {
+    status: 400, retryable: false, details: ['reason'],
+    message: 'The request is not well-formed HTTP/1.1.',
+    suggestion: 'Check the client or proxy that sent it: details.reason says what was refused.',
+  },
+  REQUEST_TIMEOUT: {
+    status: 408, retryable: true, details: [],
+    message: 'The request did not arrive in time.',
+    suggestion: 'Send the whole request at once, or retry over a faster connection.',
+  },
+  HEADERS_TOO_LARGE: {
+    status: 431, retryable: false, details: ['max_size_kb'],
+    message: 'The request headers are larger than the limit.',
+    suggestion: 'Send at most {max_size_kb} KB of headers; a long cookie or token is the usual cause.',
   },
   HTTPS_REQUIRED: {
     status: 403, retryable: false, details: ['scheme'],
@@ -195,6 +213,21 @@ export function isErrorCode(value: unknown): value is ErrorCode {
 }
 
 export type ErrorDetails = Record<string, unknown>;
+
+/**
+ * The catalogue's advice for `code`, with `{field}` for each of the code's details fields filled
+ * from `details` (the limit this request broke); other braces are text (`/v1/crawl/{id}`). Where a
+ * field has no value at hand (the catalogue served as documentation, advice over many errors at
+ * once) it reads as `details.field`.
+ */
+export function suggestionFor(code: ErrorCode, details?: ErrorDetails): string | undefined {
+  const spec: ErrorSpec = ERROR_CATALOGUE[code];
+  return spec.suggestion?.replace(/\{(\w+)\}/g, (placeholder, field: string) => {
+    if (!spec.details.includes(field)) return placeholder;
+    const value = details?.[field];
+    return value === undefined || value === null ? `details.${field}` : String(value);
+  });
+}
 
 /** An error the client is meant to see: its code decides status, message and advice. */
 export class ApiError extends Error {

@@ -5,12 +5,14 @@ import type { Config } from '../config.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { CpuPool } from '../pool/pool.js';
 import type { Database } from '../storage/schema.js';
+import { parseStorableDate } from '../storage/datetime.js';
 import type { DocumentIndex } from '../index/types.js';
 import { readPage, withinPoolLimit } from '../page/read-page.js';
 import { findFreshExtraction, insertExtraction, type StoredExtraction } from './extraction.repository.js';
 import type { ExtractRequest, ExtractResult } from './types.js';
 import type { CleanHtmlOutput } from '../html/clean-html.js';
 import { countAll, countTokens } from '../text/tokens.js';
+import type { ReadExtraction, UnstoredPages } from './unstored-pages.js';
 
 export interface ExtractDeps {
   config: Config;
@@ -21,26 +23,47 @@ export interface ExtractDeps {
   metrics?: Metrics;
   /** Every stored extraction is also indexed for search. */
   index: DocumentIndex;
+  /** Pages read by an attempt that could not store them, for the retry. */
+  unstored: UnstoredPages;
 }
 
 export interface ExtractContext {
   requestId: string;
   /** Sandbox requests read and write sandbox extractions only. */
   mode: 'live' | 'test';
+  /** The job, and how many of its attempts failed before this one. */
+  jobId: string;
+  attemptsMade: number;
 }
 
 /**
  * Read the page (fetch → decode → clean in the pool) → store → the result of section 2.2. With
- * options.max_age, a stored extraction of the same URL young enough is rendered instead.
+ * options.max_age, a stored extraction of the same URL young enough is rendered instead. When
+ * storing fails, what was read is kept for the job's retry, which only writes it.
  */
 export async function extractPage(deps: ExtractDeps, context: ExtractContext, request: ExtractRequest): Promise<ExtractResult> {
   const urlHash = sha256Hex(request.url);
   if (request.options.max_age > 0) {
     const since = new Date(Date.now() - request.options.max_age * 1000);
     const stored = await findFreshExtraction(deps.db, { urlHash, cleanHtml: request.clean_html, mode: context.mode }, since);
-    if (stored?.blocksJson) return sized(deps, request, await fromStore(deps, stored, stored.blocksJson, request), stored.blocksJson, stored.language);
+    const { blocksJson } = stored ?? {};
+    if (stored && blocksJson) return sized(deps, request, await fromStore(deps, stored, blocksJson, request), () => blocksJson, stored.language);
   }
 
+  const kept = context.attemptsMade > 0 ? await deps.unstored.find(context.jobId, request.url) : undefined;
+  const read = kept ?? await readExtraction(deps, request);
+  try {
+    await store(deps, context, request, urlHash, read);
+  } catch (error) {
+    await deps.unstored.keep(context.jobId, read);
+    throw error;
+  }
+  if (kept) await deps.unstored.forget(context.jobId);
+  return sized(deps, request, result(request, read.finalUrl, read.cleaned, { cached: false, fetchedAt: read.fetchedAt }),
+    () => JSON.stringify(read.cleaned.blocks), read.cleaned.metadata.language);
+}
+
+async function readExtraction(deps: ExtractDeps, request: ExtractRequest): Promise<ReadExtraction> {
   const { page, cleaned } = await readPage(deps, request.url, {
     timeoutMs: request.options.timeout * 1000,
     respectRobots: request.options.respect_robots ?? deps.config.fetch.respectRobots,
@@ -49,44 +72,50 @@ export async function extractPage(deps: ExtractDeps, context: ExtractContext, re
     preserveFormatting: request.options.preserve_formatting,
     minContentLength: request.options.min_content_length,
   });
+  return { url: request.url, finalUrl: page.finalUrl, cleaned, fetchedAt: new Date(), stored: false };
+}
 
-  const fetchedAt = new Date();
+/** The extractions row, then the index: whatever of the two an earlier attempt did not finish. */
+async function store(deps: ExtractDeps, context: ExtractContext, request: ExtractRequest, urlHash: string, read: ReadExtraction): Promise<void> {
+  const { cleaned, fetchedAt } = read;
   const meta = cleaned.metadata;
-  const blocksJson = JSON.stringify(cleaned.blocks);
-  await insertExtraction(deps.db, {
-    requestId: context.requestId,
-    url: request.url,
-    urlHash,
-    finalUrl: page.finalUrl,
-    canonicalUrl: meta.canonicalUrl?.slice(0, 2048) ?? null,
-    domain: new URL(page.finalUrl).hostname,
-    title: meta.title?.slice(0, 1024) ?? null,
-    author: meta.author?.slice(0, 512) ?? null,
-    publishedAt: instant(meta.publishedDate),
-    language: meta.language?.slice(0, 16) ?? null,
-    siteName: meta.siteName?.slice(0, 255) ?? null,
-    description: meta.description,
-    contentText: cleaned.text,
-    contentHash: sha256Hex(cleaned.text),
-    wordCount: meta.wordCount,
-    blocksJson,
-    qualityScore: cleaned.quality,
-    cleanHtml: request.clean_html,
-    mode: context.mode,
-    fetchedAt,
-  });
+  const publishedAt = meta.publishedDate === null ? null : parseStorableDate(meta.publishedDate);
+  if (!read.stored) {
+    await insertExtraction(deps.db, {
+      requestId: context.requestId,
+      url: request.url,
+      urlHash,
+      finalUrl: read.finalUrl,
+      canonicalUrl: meta.canonicalUrl?.slice(0, 2048) ?? null,
+      domain: new URL(read.finalUrl).hostname,
+      title: meta.title?.slice(0, 1024) ?? null,
+      author: meta.author?.slice(0, 512) ?? null,
+      publishedAt,
+      language: meta.language?.slice(0, 16) ?? null,
+      siteName: meta.siteName?.slice(0, 255) ?? null,
+      description: meta.description,
+      contentText: cleaned.text,
+      contentHash: sha256Hex(cleaned.text),
+      wordCount: meta.wordCount,
+      blocksJson: JSON.stringify(cleaned.blocks),
+      qualityScore: cleaned.quality,
+      cleanHtml: request.clean_html,
+      mode: context.mode,
+      fetchedAt,
+    });
+    read.stored = true;
+  }
   await deps.index.indexDocuments(context.mode, [{
-    url: page.finalUrl,
+    url: read.finalUrl,
     title: meta.title,
     text: cleaned.text,
     language: meta.language,
     author: meta.author,
-    publishedAt: instant(meta.publishedDate),
+    publishedAt,
     fetchedAt,
     countryHint: meta.region,
     authority: null,
   }]);
-  return sized(deps, request, result(request, page.finalUrl, cleaned, { cached: false, fetchedAt }), blocksJson, meta.language);
 }
 
 /**
@@ -95,13 +124,13 @@ export async function extractPage(deps: ExtractDeps, context: ExtractContext, re
  * then the content cut at sentence bounds (or whole chunks from the first), then images and
  * links, whole, from the first, while they fit.
  */
-async function sized(deps: ExtractDeps, request: ExtractRequest, base: ExtractResult, blocksJson: string, language: string | null): Promise<ExtractResult> {
+async function sized(deps: ExtractDeps, request: ExtractRequest, base: ExtractResult, blocksJson: () => string, language: string | null): Promise<ExtractResult> {
   const budget = request.max_tokens;
   if (budget === undefined && !request.chunking) return base;
   const { content: _whole, metadata, images, links, ...rest } = base;
   const metadataFits = fitting(MEASURED_METADATA.filter((name) => typeof metadata?.[name] === 'string'), (name) => countTokens(metadata![name] as string), budget);
   const fitted = await withinPoolLimit(() => deps.pool.run('fitContent', {
-    blocksJson, format: request.format, preserveFormatting: request.options.preserve_formatting, language,
+    blocksJson: blocksJson(), format: request.format, preserveFormatting: request.options.preserve_formatting, language,
     ...(budget !== undefined ? { maxTokens: Math.max(0, budget - metadataFits.tokens) } : {}),
     ...(request.chunking ? { chunkTokens: request.chunking.max_tokens } : {}),
   }));
@@ -190,11 +219,4 @@ function result(request: ExtractRequest, finalUrl: string, cleaned: Rendered, or
     cached: origin.cached,
     fetched_at: origin.fetchedAt.toISOString(),
   };
-}
-
-/** A stored publication date as an instant; a date-only value is midnight UTC of that day. */
-function instant(published: string | null): Date | null {
-  if (!published) return null;
-  const date = new Date(published);
-  return Number.isNaN(date.getTime()) ? null : date;
 }

@@ -20,11 +20,14 @@ export class ExtractService {
     private readonly shutdownSignal: AbortSignal,
   ) {}
 
-  /** The page's content; EXTRACT_TIMEOUT when fetch and processing take longer than options.timeout allows. */
-  async extract(caller: Caller, request: ExtractRequest): Promise<ExtractResult> {
+  /**
+   * The page's content; EXTRACT_TIMEOUT when fetch and processing take longer than options.timeout
+   * allows, counted from the request's arrival at `arrivedAt` (epoch ms).
+   */
+  async extract(caller: Caller, request: ExtractRequest, arrivedAt: number): Promise<ExtractResult> {
     const timeoutSeconds = request.options.timeout + PROCESSING_ALLOWANCE_S;
     return runJob<ExtractRequest, ExtractResult>(this.queue, this.events, jobEnvelope(caller, request), {
-      timeoutMs: timeoutSeconds * 1000,
+      deadline: arrivedAt + timeoutSeconds * 1000,
       onTimeout: () => new ApiError('EXTRACT_TIMEOUT', { timeout_seconds: timeoutSeconds }),
       signal: this.shutdownSignal,
     });

@@ -1,5 +1,5 @@
 import type { Block } from './blocks.js';
-import { parseHtml } from './dom.js';
+import { DomLimitError, parseHtml, type DomLimits } from './dom.js';
 import { extractMainContent, type ImageRef, type LinkRef } from './content/main-content.js';
 import { collectReferences } from './content/references.js';
 import { describeText, extractMetadata, type PageMetadata } from './metadata/page-metadata.js';
@@ -25,6 +25,8 @@ export interface CleanHtmlInput {
   /** true: main content only; false: the whole visible body. */
   clean: boolean;
   preserveFormatting: boolean;
+  /** How much DOM the page may make (the service passes HTML_MAX_NODES and HTML_MAX_DEPTH); DEFAULT_DOM_LIMITS without. */
+  limits?: DomLimits;
 }
 
 export interface PageDetails extends PageMetadata {
@@ -49,9 +51,28 @@ const NO_METADATA: PageMetadata = {
   title: null, author: null, publishedDate: null, language: null, siteName: null, description: null, canonicalUrl: null, region: null,
 };
 
+/** A page refused before it was cleaned, and why (a DomLimitError's message). */
+export interface TooComplexPage {
+  tooComplex: string;
+}
+
+/**
+ * cleanHtml as the pool runs it: a page past the DOM's limits comes back as data, since an Error
+ * thrown in a pool thread reaches the caller as a bare message, its class and fields lost.
+ */
+export function cleanHtmlTask(input: CleanHtmlInput): CleanHtmlOutput | TooComplexPage {
+  try {
+    return cleanHtml(input);
+  } catch (error) {
+    if (error instanceof DomLimitError) return { tooComplex: error.message };
+    throw error;
+  }
+}
+
+/** @throws DomLimitError for a page past `input.limits` (see cleanHtmlTask). */
 export function cleanHtml(input: CleanHtmlInput): CleanHtmlOutput {
   if (input.kind === 'text') return cleanText(input);
-  const doc = parseHtml(input.html);
+  const doc = parseHtml(input.html, input.limits);
   const main = extractMainContent(doc, { url: input.url, clean: input.clean });
   const page = extractMetadata(doc, input.url);
   const text = renderText(main.blocks, { preserveFormatting: false });

@@ -1,12 +1,13 @@
 import { Document, Element, Text, type ParentNode } from 'domhandler';
-import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
+import { TagReader } from './tag-reader.js';
 
 /**
  * HTML → domhandler Document, bounded on hostile input.
  *
  * htmlparser2's own Parser keeps its open-element stack with `unshift`/`indexOf`, which is
  * quadratic on deeply nested or badly closed markup (100,000 nested divs take seconds). This
- * module drives htmlparser2's linear Tokenizer with a small tree builder of its own:
+ * module drives htmlparser2's linear Tokenizer (through TagReader) with a small tree builder of
+ * its own:
  * - the open-element stack is pushed and popped at its end, and a per-name count of open
  *   elements answers "is there an open <x>?" in O(1), so stray end tags cost nothing;
  * - nesting is capped at MAX_DEPTH: an element opened deeper is attached as a leaf at the cap
@@ -17,8 +18,36 @@ import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
  *   inline elements never close block elements), which keeps real-world sloppy markup close
  *   to what a browser builds.
  * Comments, doctypes and processing instructions are not kept: nothing downstream reads them.
+ *
+ * Flattening bounds the tree's depth, not its size nor what the page asks for: a page of a
+ * million tiny elements is a million nodes whose cleaning ran a 1 GB pool thread out of memory.
+ * So the builder also stops, while it builds, at the limits of DomLimits and throws
+ * DomLimitError, before the tree (and every later pass over it) grows past them.
  */
 export const MAX_DEPTH = 200;
+
+/** How much DOM a page may make (HTML_MAX_NODES, HTML_MAX_DEPTH). */
+export interface DomLimits {
+  /** Elements and text nodes, all told. */
+  readonly maxNodes: number;
+  /** Elements open at once as the page writes them, those flattened past MAX_DEPTH included. */
+  readonly maxDepth: number;
+}
+
+/**
+ * About 250 MB of heap through the whole cleaning for a page of tiny elements: a quarter of a
+ * pool thread's, while long articles make tens of thousands of nodes. Browsers flatten nesting
+ * at 512; 1,000 open elements is no document's intent.
+ */
+export const DEFAULT_DOM_LIMITS: DomLimits = { maxNodes: 250_000, maxDepth: 1000 };
+
+/** A page past one of the DOM's limits; its message says which, as the client is told. */
+export class DomLimitError extends Error {
+  constructor(readonly limit: 'nodes' | 'depth', readonly max: number) {
+    super(limit === 'nodes' ? `page too complex: more than ${max} elements and text nodes` : `page too complex: elements nested more than ${max} deep`);
+    this.name = 'DomLimitError';
+  }
+}
 
 const VOID = new Set([
   'area', 'base', 'basefont', 'bgsound', 'br', 'col', 'command', 'embed', 'frame', 'hr', 'img', 'input',
@@ -75,70 +104,41 @@ const NO_STOP = new Set<string>();
 /** What may stay in <head>: any other start tag means the author forgot </head>. */
 const HEAD_CONTENT = new Set(['base', 'basefont', 'bgsound', 'link', 'meta', 'noscript', 'script', 'style', 'template', 'title']);
 
-class TreeBuilder implements TokenizerCallbacks {
+class TreeBuilder extends TagReader {
   readonly document = new Document([]);
   private readonly stack: ParentNode[] = [this.document];
   /** How many elements of each name are open, so end tags for nothing open are O(1). */
   private readonly openCount = new Map<string, number>();
   /** Elements opened beyond MAX_DEPTH (attached as leaves), by name: their end tags are swallowed. */
   private readonly overflow = new Map<string, number>();
+  /** The sum of `overflow`: with the stack, how deep the page has nested. */
+  private overflowOpen = 0;
+  private nodes = 0;
   private foreignDepth = 0;
-  private tagName = '';
-  private attribs: Record<string, string> = {};
-  private attribName = '';
-  private attribValue = '';
   private lastText: Text | null = null;
 
-  constructor(private readonly html: string) {}
+  constructor(html: string, private readonly limits: DomLimits) {
+    super(html);
+  }
 
-  isInForeignContext(): boolean {
+  override isInForeignContext(): boolean {
     return this.foreignDepth > 0;
   }
 
-  ontext(start: number, end: number): void {
+  override ontext(start: number, end: number): void {
     this.appendText(this.html.slice(start, end));
   }
 
-  ontextentity(codepoint: number): void {
+  override ontextentity(codepoint: number): void {
     this.appendText(String.fromCodePoint(codepoint));
   }
 
-  onopentagname(start: number, end: number): void {
-    const name = this.html.slice(start, end).toLowerCase();
-    this.tagName = name === 'image' && this.foreignDepth === 0 ? 'img' : name;
-    this.attribs = {};
-  }
-
-  onattribname(start: number, end: number): void {
-    this.attribName = this.html.slice(start, end).toLowerCase();
-    this.attribValue = '';
-  }
-
-  onattribdata(start: number, end: number): void {
-    this.attribValue += this.html.slice(start, end);
-  }
-
-  onattribentity(codepoint: number): void {
-    this.attribValue += String.fromCodePoint(codepoint);
-  }
-
-  onattribend(): void {
-    // Like browsers, the first of duplicated attributes wins. An attribute named __proto__
-    // would reach the prototype of the plain attribs object, so it is dropped.
-    if (this.attribName !== '__proto__' && !Object.hasOwn(this.attribs, this.attribName)) this.attribs[this.attribName] = this.attribValue;
-    this.attribValue = '';
-  }
-
-  onopentagend(): void {
-    this.openElement(this.tagName, this.attribs, false);
-  }
-
-  onselfclosingtag(): void {
+  protected startTag(name: string, attribs: Record<string, string>, selfClosing: boolean): void {
     // `<div/>` is an ordinary start tag in HTML; only SVG and MathML honour the slash.
-    this.openElement(this.tagName, this.attribs, this.foreignDepth > 0);
+    this.openElement(name === 'image' && this.foreignDepth === 0 ? 'img' : name, attribs, selfClosing && this.foreignDepth > 0);
   }
 
-  onclosetag(start: number, end: number): void {
+  override onclosetag(start: number, end: number): void {
     const name = this.html.slice(start, end).toLowerCase();
     // Browsers keep adding content to <body> after a stray </body> or </html> (pages assembled
     // from fragments have them mid-page), so these end tags close nothing.
@@ -150,6 +150,7 @@ class TreeBuilder implements TokenizerCallbacks {
     const swallowed = this.overflow.get(name);
     if (swallowed) {
       this.overflow.set(name, swallowed - 1);
+      this.overflowOpen--;
       return;
     }
     if (!this.openCount.get(name)) return;
@@ -157,22 +158,19 @@ class TreeBuilder implements TokenizerCallbacks {
     if (at > 0) this.popTo(at);
   }
 
-  oncomment(): void {}
-  oncdata(): void {}
-  ondeclaration(): void {}
-  onprocessinginstruction(): void {}
-  onend(): void {}
-
   private openElement(name: string, attribs: Record<string, string>, selfClosing: boolean): void {
     if (this.foreignDepth === 0) this.closeImplied(name);
     const element = new Element(name, attribs);
     const parent = this.stack[this.stack.length - 1]!;
     this.append(parent, element);
     if (VOID.has(name) || selfClosing) return;
+    // The document node is on the stack, hence depth is its length less one.
+    if (this.stack.length + this.overflowOpen > this.limits.maxDepth) throw new DomLimitError('depth', this.limits.maxDepth);
     // Past the cap an element becomes a leaf, except raw-text ones: their text (a script) must
     // stay inside them rather than flow into the page.
     if (this.stack.length > MAX_DEPTH && !RAW_TEXT.has(name)) {
       this.overflow.set(name, (this.overflow.get(name) ?? 0) + 1);
+      this.overflowOpen++;
       return;
     }
     this.stack.push(element);
@@ -240,6 +238,7 @@ class TreeBuilder implements TokenizerCallbacks {
   }
 
   private append(parent: ParentNode, node: Element | Text): void {
+    if (++this.nodes > this.limits.maxNodes) throw new DomLimitError('nodes', this.limits.maxNodes);
     const previous = parent.children[parent.children.length - 1] ?? null;
     node.parent = parent;
     node.prev = previous;
@@ -249,12 +248,13 @@ class TreeBuilder implements TokenizerCallbacks {
   }
 }
 
-/** Parses a whole HTML page; never throws, and runs in time linear in the input (see MAX_DEPTH). */
-export function parseHtml(html: string): Document {
-  const builder = new TreeBuilder(html);
-  const tokenizer = new Tokenizer({ decodeEntities: true }, builder);
-  tokenizer.write(html);
-  tokenizer.end();
+/**
+ * Parses a whole HTML page in time linear in the input (see MAX_DEPTH).
+ * @throws DomLimitError as soon as the page passes one of `limits`; nothing else.
+ */
+export function parseHtml(html: string, limits: DomLimits = DEFAULT_DOM_LIMITS): Document {
+  const builder = new TreeBuilder(html, limits);
+  builder.read();
   return builder.document;
 }
 

@@ -29,9 +29,9 @@ import { routeInput } from './route-input.js';
  *  4. error envelope turns anything thrown below into the envelope of section 7.1
  *  5. address limit the X-RateLimit-* headers of the caller's address on every response that no
  *                   key's window describes (refused before authentication, public routes)
- *  6. https guard   client address and scheme; plain HTTP is refused before the body is read
+ *  6. https guard   client address, scheme and Host; plain HTTP is refused before the body is read
  *  7. route match   404 and 405 before authentication, and the route known to later stages
- *  8. body          JSON only, 10 MB, syntax errors located
+ *  8. body          JSON only, 10 MB, syntax errors located, at most 64 levels deep, well-formed Unicode
  *  9. authenticate  key → principal; failures counted per client address
  * 10. rate limit    per key over one minute, shared through Redis, X-RateLimit-* headers (so every
  *                   response to a known key carries them, a 403 included)

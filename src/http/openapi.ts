@@ -137,8 +137,8 @@ function accessNote(scope: string): string {
 
 /** The statuses a route can answer with besides 200, from what it takes and whether it needs a key. */
 function errorStatuses(route: RouteDoc, mayBeMissing: boolean): number[] {
-  const statuses = [403, 500, 503]; // 403 also covers HTTPS_REQUIRED, which any route can return
-  if (route.body || route.query) statuses.push(400);
+  // Any route: 403 HTTPS_REQUIRED; what the HTTP layer refuses (400 MALFORMED_REQUEST, 408, 431).
+  const statuses = [400, 403, 408, 431, 500, 503];
   if (route.scope) statuses.push(401, 429);
   if (mayBeMissing) statuses.push(404);
   if (route.body) statuses.push(415, 422);

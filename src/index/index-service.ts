@@ -89,7 +89,7 @@ export class IndexService {
       this.events,
       jobEnvelope<IndexJobInput>(caller, { kind: 'delete', account_id: caller.principal.accountId, ...target }),
       {
-        timeoutMs: DELETE_WAIT_MS,
+        deadline: Date.now() + DELETE_WAIT_MS,
         onTimeout: () => new ApiError('SERVICE_UNAVAILABLE', { estimated_recovery: 'retry shortly', status_page: '/v1/health' }, 'The index did not answer in time; retry the request.'),
         signal: this.shutdownSignal,
       },

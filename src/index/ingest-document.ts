@@ -5,6 +5,7 @@
  */
 import { ApiError } from '../errors/catalogue.js';
 import { validateBody } from '../schema/request-validator.js';
+import { parseStorableDate, STORABLE_DATE } from '../storage/datetime.js';
 
 export type ContentType = 'text' | 'markdown' | 'html';
 
@@ -57,9 +58,10 @@ export function checkDocument(raw: unknown): IngestDocument | Omit<IngestError, 
     if (error instanceof ApiError) return refusal(error);
     throw error;
   }
-  // Dates are checked here rather than by format: both a bare date and a date-time are welcome.
-  if (document.published_date !== undefined && Number.isNaN(Date.parse(document.published_date))) {
-    return { field: 'published_date', reason: 'must be an ISO 8601 date or date-time' };
+  // Dates are checked here rather than by format: both a bare date and a date-time are welcome,
+  // and a date MySQL cannot hold must refuse this document, not fail the batch's statement.
+  if (document.published_date !== undefined && parseStorableDate(document.published_date) === null) {
+    return { field: 'published_date', reason: `must be ${STORABLE_DATE}` };
   }
   return document;
 }

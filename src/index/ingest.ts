@@ -4,7 +4,9 @@
  * the CPU pool is) and behind npm run ingest (which calls that endpoint).
  */
 import type { Mode } from '../mode.js';
-import { TaskTimeoutError, type CpuPool } from '../pool/pool.js';
+import { parseStorableDate } from '../storage/datetime.js';
+import type { DomLimits } from '../html/dom.js';
+import { TaskOutOfMemoryError, TaskTimeoutError, type CpuPool } from '../pool/pool.js';
 import type { AcceptedDocument, IngestDocument, IngestError } from './ingest-document.js';
 import { markdownToText } from './markdown-text.js';
 import type { DocumentIndex, IndexDocumentInput, IndexOutcome, IndexStatus } from './types.js';
@@ -12,6 +14,8 @@ import type { DocumentIndex, IndexDocumentInput, IndexOutcome, IndexStatus } fro
 export interface IngestDeps {
   index: DocumentIndex;
   pool: CpuPool;
+  /** How much DOM an html document may make (HTML_MAX_NODES, HTML_MAX_DEPTH), as a fetched page. */
+  htmlLimits: DomLimits;
   now: () => Date;
 }
 
@@ -66,7 +70,7 @@ export async function ingestDocuments(
     const chunk = documents.slice(start, start + INGEST_CHUNK);
     const inputs: Array<{ index: number; input: IndexDocumentInput }> = [];
     for (const { index, document } of chunk) {
-      const text = await toText(deps.pool, document);
+      const text = await toText(deps, document);
       if (typeof text === 'string') {
         inputs.push({ index, input: toIndexInput(document, text, deps.now()) });
       } else {
@@ -88,19 +92,22 @@ export async function ingestDocuments(
 }
 
 /** The document's text, or why it has none. */
-async function toText(pool: CpuPool, document: IngestDocument): Promise<string | { reason: string }> {
-  let text: string;
+async function toText(deps: IngestDeps, document: IngestDocument): Promise<string | { reason: string }> {
+  let text: string | { reason: string };
   try {
-    text = await convert(pool, document);
+    text = await convert(deps, document);
   } catch (error) {
     // A pathological page is this document's problem; anything else (pool down) fails the batch and is retried.
     if (error instanceof TaskTimeoutError) return { reason: `took longer than ${error.timeoutMs} ms to convert from html` };
+    if (error instanceof TaskOutOfMemoryError) return { reason: `ran out of the ${error.heapMb} MB of memory a conversion from html may use` };
     throw error;
   }
+  if (typeof text !== 'string') return text;
   return text.trim() === '' ? { reason: `has no text once converted from ${document.content_type}` } : text.trim();
 }
 
-async function convert(pool: CpuPool, document: IngestDocument): Promise<string> {
+/** The document's text, or why an html document is refused (past the DOM's limits). */
+async function convert(deps: IngestDeps, document: IngestDocument): Promise<string | { reason: string }> {
   switch (document.content_type) {
     case 'text':
       return document.content;
@@ -108,10 +115,10 @@ async function convert(pool: CpuPool, document: IngestDocument): Promise<string>
       return markdownToText(document.content);
     case 'html': {
       // The same cleaning as POST /v1/extract: main content only, as plain text.
-      const cleaned = await pool.run('cleanHtml', {
-        html: document.content, url: document.url, kind: 'html', format: 'text', clean: true, preserveFormatting: false,
+      const cleaned = await deps.pool.run('cleanHtml', {
+        html: document.content, url: document.url, kind: 'html', format: 'text', clean: true, preserveFormatting: false, limits: deps.htmlLimits,
       });
-      return cleaned.text;
+      return 'tooComplex' in cleaned ? { reason: cleaned.tooComplex } : cleaned.text;
     }
   }
 }
@@ -123,7 +130,7 @@ function toIndexInput(document: IngestDocument, text: string, fetchedAt: Date): 
     text,
     language: document.language ?? null,
     author: document.author ?? null,
-    publishedAt: document.published_date === undefined ? null : new Date(document.published_date),
+    publishedAt: document.published_date === undefined ? null : parseStorableDate(document.published_date),
     fetchedAt,
     countryHint: document.country?.toUpperCase() ?? null,
     authority: null,

@@ -6,5 +6,5 @@ import type { JobEnvelope } from '../queue/queues.js';
 /** BullMQ processor of the extract queue: job data in, result out. */
 export function createExtractProcessor(deps: ExtractDeps) {
   return (job: Job<JobEnvelope<ExtractRequest>>): Promise<ExtractResult> =>
-    extractPage(deps, { requestId: job.data.request_id, mode: job.data.mode ?? 'live' }, job.data.input);
+    extractPage(deps, { requestId: job.data.request_id, mode: job.data.mode ?? 'live', jobId: job.id!, attemptsMade: job.attemptsMade }, job.data.input);
 }

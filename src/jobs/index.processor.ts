@@ -1,3 +1,4 @@
+import type { DomLimits } from '../html/dom.js';
 import type { CpuPool } from '../pool/pool.js';
 import type { DocumentIndex } from '../index/types.js';
 import { ingestDocuments, type IngestReport } from '../index/ingest.js';
@@ -6,6 +7,7 @@ import type { IndexJob } from '../index/jobs.js';
 export interface IndexProcessorDeps {
   index: DocumentIndex;
   pool: CpuPool;
+  htmlLimits: DomLimits;
 }
 
 /**
@@ -22,7 +24,7 @@ export function createIndexProcessor(deps: IndexProcessorDeps) {
       return { deleted };
     }
     const report = await ingestDocuments(
-      { index: deps.index, pool: deps.pool, now: () => new Date() },
+      { index: deps.index, pool: deps.pool, htmlLimits: deps.htmlLimits, now: () => new Date() },
       mode,
       input.documents,
       input.rejected,

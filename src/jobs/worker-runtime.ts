@@ -1,18 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { UnrecoverableError, Worker, type ConnectionOptions, type Job } from 'bullmq';
+import { UnrecoverableError, Worker, type ConnectionOptions, type Job, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import pLimit from 'p-limit';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import { ApiError } from '../errors/catalogue.js';
+import { dependencyOutage } from '../errors/dependency-outage.js';
 import type { Logger } from '../log/logger.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { CpuPool } from '../pool/pool.js';
-import type { QueueName } from '../queue/queues.js';
+import { JOB_EXPIRED, type JobEnvelope, type QueueName } from '../queue/queues.js';
 import type { Database } from '../storage/schema.js';
 import type { DocumentIndex } from '../index/types.js';
 import { startHeartbeat } from '../monitor/worker-registry.js';
 import { createExtractProcessor } from './extract.processor.js';
+import { UnstoredPages } from '../extract/unstored-pages.js';
 import { createIndexProcessor } from './index.processor.js';
 import { createSearchProcessor } from './search.processor.js';
 import { createValidateProcessor } from './validate.processor.js';
@@ -25,6 +27,7 @@ import { startCrawlWorker } from './crawl.processor.js';
 import { HostGate } from '../crawl/host-gate.js';
 import type { NotificationDispatcher } from '../notify/dispatcher.js';
 import { startNotifyWorker } from './notify.processor.js';
+import { isDeterministicFailure } from './deterministic-failures.js';
 
 export interface WorkerDeps {
   config: Config;
@@ -70,8 +73,11 @@ export function startWorkers(deps: WorkerDeps): RunningWorkers {
       searxng, summarizer,
     }) as Processor,
     validate: createValidateProcessor({ config: deps.config, pool: deps.pool, index: deps.index, fetchLimit, metrics: deps.metrics, searxng, judge }) as Processor,
-    extract: createExtractProcessor({ config: deps.config, pool: deps.pool, db: deps.db, fetchLimit, metrics: deps.metrics, index: deps.index }) as Processor,
-    index: createIndexProcessor({ index: deps.index, pool: deps.pool }) as Processor,
+    extract: createExtractProcessor({
+      config: deps.config, pool: deps.pool, db: deps.db, fetchLimit, metrics: deps.metrics, index: deps.index,
+      unstored: new UnstoredPages(deps.redis, deps.config.queuePrefix),
+    }) as Processor,
+    index: createIndexProcessor({ index: deps.index, pool: deps.pool, htmlLimits: deps.config.html }) as Processor,
     crawl: crawl.processor as Processor,
     summarize: createSummarizeProcessor({
       config: deps.config, pool: deps.pool, fetchLimit, metrics: deps.metrics, logger: deps.logger, summarizer,
@@ -84,6 +90,7 @@ export function startWorkers(deps: WorkerDeps): RunningWorkers {
       connection: deps.connection,
       prefix: deps.config.queuePrefix,
       concurrency: deps.config.workerConcurrency,
+      ...recoveryOptions(deps.config),
     });
     worker.on('error', (error) => deps.logger.error({ err: error, queue }, 'worker connection error'));
     return worker;
@@ -126,6 +133,30 @@ export function startWorkers(deps: WorkerDeps): RunningWorkers {
 }
 
 /**
+ * How workers recover from a Redis outage and from the death of another worker.
+ *
+ * BullMQ's pause before retrying its own Redis calls after a connection error (writing a
+ * finished job's result, fetching the next job) is 15 s by default: cut to half a second, so a
+ * worker is back at work soon after Redis returns.
+ *
+ * The jobs of a worker that died (kill -9, a lost host) run again elsewhere once their locks
+ * lapse, JOB_LOCK_MS after their last renewal, and the next stalled-job check (every
+ * JOB_STALLED_CHECK_MS, by any live worker) hands them back to the queue: within the sum of the
+ * two, 6.5 s by default, where BullMQ's defaults took about a minute, longer than any request
+ * waits. A live worker renews its locks four times per lock period: CPU work runs in the pool,
+ * so the event loop that renews them stays free, and a stall of up to three quarters of the
+ * period is tolerated before a running job is taken for dead.
+ */
+function recoveryOptions(config: Config): Pick<WorkerOptions, 'runRetryDelay' | 'lockDuration' | 'lockRenewTime' | 'stalledInterval'> {
+  return {
+    runRetryDelay: 500,
+    lockDuration: config.jobLockMs,
+    lockRenewTime: Math.floor(config.jobLockMs / 4),
+    stalledInterval: config.jobStalledCheckMs,
+  };
+}
+
+/**
  * A client may retry these, but the job must not: its waiter has given up by the time a retry
  * would run.
  */
@@ -134,7 +165,11 @@ const DEADLINE_ERRORS: ReadonlySet<string> = new Set(['SEARCH_TIMEOUT', 'EXTRACT
 /**
  * Leaves a failed job in the form the waiting request understands: an ApiError is serialised
  * into the failure reason, and a non-retryable one becomes UnrecoverableError so BullMQ does
- * not retry it; anything unexpected is logged with an incident id and retried with backoff.
+ * not retry it; MySQL or Redis out of reach is SERVICE_UNAVAILABLE, retried; anything
+ * unexpected is logged with an incident id and retried with backoff, unless it is deterministic
+ * (deterministic-failures.ts). A job taken up after its caller stopped waiting (`expires_at`:
+ * stalled on a dead worker, or enqueued by an add that outlived its request) is dropped unrun
+ * with JOB_EXPIRED.
  */
 export function wrapProcessor(
   queue: string,
@@ -143,28 +178,36 @@ export function wrapProcessor(
   counter: { active: number },
 ): Processor {
   return async (job) => {
+    const { request_id: requestId, expires_at: expiresAt } = job.data as Partial<JobEnvelope<unknown>>;
+    const log = logger.child({ request_id: requestId, job_id: job.id, queue });
+    if (expiresAt !== undefined && Date.now() >= expiresAt) {
+      metrics.jobs.inc({ queue, outcome: 'expired' });
+      log.info({ late_ms: Date.now() - expiresAt }, 'job dropped unrun: its caller had stopped waiting');
+      throw new UnrecoverableError(JOB_EXPIRED);
+    }
     counter.active++;
     const stop = metrics.jobDuration.startTimer({ queue });
-    const log = logger.child({ request_id: (job.data as { request_id?: string }).request_id, job_id: job.id, queue });
     try {
       const result = await processor(job);
       stop({ outcome: 'completed' });
       metrics.jobs.inc({ queue, outcome: 'completed' });
       return result;
-    } catch (error) {
+    } catch (thrown) {
+      const error = dependencyOutage(thrown) ?? thrown;
       const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       const known = error instanceof ApiError;
-      const outcome = (known ? error.retryable && !DEADLINE_ERRORS.has(error.code) : true) && !lastAttempt ? 'retried' : 'failed';
+      const outcome = (known ? error.retryable && !DEADLINE_ERRORS.has(error.code) : !isDeterministicFailure(error)) && !lastAttempt ? 'retried' : 'failed';
       stop({ outcome });
       metrics.jobs.inc({ queue, outcome });
       if (known) {
-        log.info({ code: error.code, details: error.details, outcome }, 'job failed');
+        log.info({ code: error.code, details: error.details, outcome, ...(error.cause !== undefined ? { err: error.cause } : {}) }, 'job failed');
         const reason = JSON.stringify(error.toJSON());
         throw outcome === 'retried' ? new Error(reason) : new UnrecoverableError(reason);
       }
       const incident = randomUUID();
       log.error({ err: error, incident_id: incident, outcome }, 'job crashed');
-      throw new Error(JSON.stringify(new ApiError('INTERNAL_SERVER_ERROR', { incident_id: incident }).toJSON()));
+      const reason = JSON.stringify(new ApiError('INTERNAL_SERVER_ERROR', { incident_id: incident }).toJSON());
+      throw outcome === 'retried' ? new Error(reason) : new UnrecoverableError(reason);
     } finally {
       counter.active--;
     }

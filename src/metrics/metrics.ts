@@ -78,7 +78,7 @@ export function createMetrics(role: Role, sources: MetricSources = {}, options: 
     }),
     jobs: new client.Counter({
       name: 'sev_jobs_total',
-      help: 'Queue jobs finished by this process, by queue and outcome (completed, failed, retried)',
+      help: 'Queue jobs finished by this process, by queue and outcome (completed, failed, retried, expired: dropped unrun, its caller had stopped waiting)',
       labelNames: ['queue', 'outcome'] as const,
       registers: [registry],
     }),

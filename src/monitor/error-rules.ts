@@ -15,7 +15,7 @@
  *
  * Priority follows the code's share of all requests: high from 5 %, medium from 1 %, else low.
  */
-import { ERROR_CATALOGUE, type ErrorCode } from '../errors/catalogue.js';
+import { ERROR_CATALOGUE, isErrorCode, suggestionFor } from '../errors/catalogue.js';
 
 export interface CodeFindings {
   code: string;
@@ -46,7 +46,10 @@ function pct(share: number): string {
 }
 
 function spec(code: string): { status: number; message: string; suggestion?: string } | undefined {
-  return Object.hasOwn(ERROR_CATALOGUE, code) ? ERROR_CATALOGUE[code as ErrorCode] : undefined;
+  if (!isErrorCode(code)) return undefined;
+  const { status, message } = ERROR_CATALOGUE[code];
+  const suggestion = suggestionFor(code);
+  return { status, message, ...(suggestion !== undefined ? { suggestion } : {}) };
 }
 
 export function recommend(f: CodeFindings): Recommendation | undefined {

@@ -40,7 +40,9 @@ export function destinationRefusal(url: string, allowedCidrs: readonly string[])
   const guard = createAddressGuard(allowedCidrs);
   const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
   if (net.isIP(host) !== 0) return guard(host) ? undefined : `address not allowed: ${host} is not a public address (see FETCH_ALLOW_PRIVATE)`;
-  if (host === 'localhost' || host.endsWith('.localhost')) {
+  // "localhost." is the fully qualified form of the same name; the URL parser keeps the dot.
+  const name = host.replace(/\.$/, '');
+  if (name === 'localhost' || name.endsWith('.localhost')) {
     return guard('127.0.0.1') ? undefined : `address not allowed: ${host} is a loopback name (see FETCH_ALLOW_PRIVATE)`;
   }
   return undefined;

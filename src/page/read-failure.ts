@@ -1,5 +1,6 @@
 import { ApiError, type ErrorCode } from '../errors/catalogue.js';
-import { TaskTimeoutError } from '../pool/pool.js';
+import { TaskLimitError } from '../pool/pool.js';
+import { tooComplexForPool } from './read-page.js';
 
 /**
  * A source a request named that could not be read, as the client is told it: in an answer that
@@ -19,7 +20,7 @@ export interface ReadFailure {
 /**
  * A failed read of `source`: the page reader throws the error extraction would answer
  * (fetch-failure.ts maps the fetcher's failures), whose code, reason and HTTP status are kept;
- * the pool's time limit is the page's fault, as extraction reports it.
+ * the pool's time and memory limits are the page's fault, as extraction reports them.
  */
 export function readFailure(source: string, error: unknown): ReadFailure {
   if (error instanceof ApiError) {
@@ -32,7 +33,7 @@ export function readFailure(source: string, error: unknown): ReadFailure {
       ...(typeof status === 'number' ? { http_status: status } : {}),
     };
   }
-  if (error instanceof TaskTimeoutError) return { source, code: 'EXTRACTION_FAILED', reason: 'page too complex: processing time limit reached' };
+  if (error instanceof TaskLimitError) return { source, code: 'EXTRACTION_FAILED', reason: tooComplexForPool(error) };
   // A bug, not the page: its internals are not the client's to see.
   return { source, code: 'INTERNAL_SERVER_ERROR', reason: 'unexpected error while reading the source' };
 }

@@ -11,7 +11,7 @@
 import { ApiError } from '../errors/catalogue.js';
 import type { FetchedPage } from '../fetch/fetch-page.js';
 import type { CleanHtmlOutput, OutputFormat } from '../html/clean-html.js';
-import { TaskTimeoutError, type CpuPool } from '../pool/pool.js';
+import { TaskLimitError, type CpuPool } from '../pool/pool.js';
 import { decodeBody } from './decode-body.js';
 import { measuredFetch, type FetchSettings, type PageFetchDeps } from './page-fetch.js';
 
@@ -34,8 +34,8 @@ export interface ReadOptions extends FetchSettings, Rendering {
   /** Main content shorter than this (characters, trimmed) fails the page; by default any will do. */
   minContentLength?: number;
   /**
-   * A page that runs past the pool's time limit fails with EXTRACTION_FAILED "page too complex"
-   * by default; 'as-is' passes the pool's TaskTimeoutError on instead.
+   * A page that runs past the pool's time or memory limit fails with EXTRACTION_FAILED "page too
+   * complex" by default; 'as-is' passes the pool's TaskLimitError on instead.
    */
   poolTimeout?: 'page-too-complex' | 'as-is';
 }
@@ -49,8 +49,9 @@ const NO_MAIN_CONTENT = 'no main content found';
 
 /**
  * @throws ApiError: the fetch's failure as the client is told it (URL_INVALID, URL_UNREACHABLE,
- *   EXTRACTION_FAILED); EXTRACTION_FAILED for a page too complex, without main content or with
- *   less than minContentLength. The signal's reason once it aborts, before the fetch or the cleaning.
+ *   EXTRACTION_FAILED); EXTRACTION_FAILED for a page too complex (past the DOM's limits or the
+ *   pool's), without main content or with less than minContentLength. The signal's reason once
+ *   it aborts, before the fetch or the cleaning.
  */
 export async function readPage(deps: PageReaderDeps, url: string, options: ReadOptions): Promise<PageRead> {
   options.signal?.throwIfAborted();
@@ -63,11 +64,18 @@ export async function readPage(deps: PageReaderDeps, url: string, options: ReadO
   return { page, cleaned };
 }
 
-/** The decoded page cleaned in the pool; links resolve against the URL it came from after redirects. */
-export function cleanPage(deps: Pick<PageReaderDeps, 'pool'>, page: FetchedPage, html: string, rendering: Rendering): Promise<CleanHtmlOutput> {
-  return deps.pool.run('cleanHtml', {
+/**
+ * The decoded page cleaned in the pool, within the DOM's limits (HTML_MAX_NODES, HTML_MAX_DEPTH);
+ * links resolve against the URL it came from after redirects.
+ * @throws ApiError EXTRACTION_FAILED naming the limit a page passes; the pool's own errors.
+ */
+export async function cleanPage(deps: Pick<PageReaderDeps, 'pool' | 'config'>, page: FetchedPage, html: string, rendering: Rendering): Promise<CleanHtmlOutput> {
+  const cleaned = await deps.pool.run('cleanHtml', {
     html, url: page.finalUrl, kind: page.kind, format: rendering.format, clean: rendering.clean, preserveFormatting: rendering.preserveFormatting,
+    limits: deps.config.html,
   });
+  if ('tooComplex' in cleaned) throw extractionFailed(cleaned.tooComplex);
+  return cleaned;
 }
 
 /** Why the cleaned page offers nothing to read, or undefined when it does. */
@@ -84,16 +92,21 @@ export function noMainContent(): ApiError {
 }
 
 /**
- * Runs pool work on a page; a page that runs past the pool's time limit is the page's fault,
- * reported as EXTRACTION_FAILED "page too complex" rather than as an internal error.
+ * Runs pool work on a page; a page that runs past the pool's time or memory limit is the page's
+ * fault, reported as EXTRACTION_FAILED "page too complex" rather than as an internal error.
  */
 export async function withinPoolLimit<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof TaskTimeoutError) throw extractionFailed('page too complex: processing time limit reached');
+    if (error instanceof TaskLimitError) throw extractionFailed(tooComplexForPool(error));
     throw error;
   }
+}
+
+/** Why a page the pool stopped could not be read, as the client is told. */
+export function tooComplexForPool(error: TaskLimitError): string {
+  return `page too complex: processing ${error.limit} limit reached`;
 }
 
 function extractionFailed(reason: string): ApiError {

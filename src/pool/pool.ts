@@ -1,6 +1,6 @@
 import { Piscina } from 'piscina';
 import type { Metrics, PoolStats } from '../metrics/metrics.js';
-import type { CleanHtmlInput, CleanHtmlOutput, renderStored } from '../html/clean-html.js';
+import type { CleanHtmlInput, CleanHtmlOutput, renderStored, TooComplexPage } from '../html/clean-html.js';
 import type { PrepareDocumentsInput, PreparedDocument } from '../index/prepare-documents.js';
 import type { ExtractiveSummaryInput, SummarySentence } from '../summary/extractive-summary.js';
 import type { MergePostingsInput, MergePostingsOutput } from '../index/merge-postings.js';
@@ -11,7 +11,7 @@ import type { FitContentInput, FitContentOutput } from '../html/render/fit-conte
 
 /** Task name → its input and output. Tasks are pure named exports of workers/pool/tasks.ts. */
 interface PoolTasks {
-  cleanHtml: { input: CleanHtmlInput; output: CleanHtmlOutput };
+  cleanHtml: { input: CleanHtmlInput; output: CleanHtmlOutput | TooComplexPage };
   renderStored: { input: Parameters<typeof renderStored>[0]; output: ReturnType<typeof renderStored> };
   fitContent: { input: FitContentInput; output: FitContentOutput };
   prepareDocuments: { input: PrepareDocumentsInput; output: PreparedDocument[] };
@@ -30,13 +30,40 @@ export interface CpuPool {
   close(): Promise<void>;
 }
 
-/** A task ran past its time limit and was stopped; its thread was replaced. */
-export class TaskTimeoutError extends Error {
-  constructor(readonly task: string, readonly timeoutMs: number) {
-    super(`pool task ${task} took longer than ${timeoutMs} ms`);
+/**
+ * A task stopped by one of the pool's limits, its thread replaced. Its input's doing (one task
+ * runs on a thread at a time): the same input would be stopped again, so it is not retried.
+ */
+export abstract class TaskLimitError extends Error {
+  abstract readonly limit: 'time' | 'memory';
+
+  constructor(readonly task: string, message: string) {
+    super(message);
+  }
+}
+
+/** A task ran past its time limit and was stopped. */
+export class TaskTimeoutError extends TaskLimitError {
+  readonly limit = 'time';
+
+  constructor(task: string, readonly timeoutMs: number) {
+    super(task, `pool task ${task} took longer than ${timeoutMs} ms`);
     this.name = 'TaskTimeoutError';
   }
 }
+
+/** A task filled its thread's heap (POOL_THREAD_HEAP_MB), which ended the thread. */
+export class TaskOutOfMemoryError extends TaskLimitError {
+  readonly limit = 'memory';
+
+  constructor(task: string, readonly heapMb: number) {
+    super(task, `pool task ${task} ran out of its thread's ${heapMb} MB of heap`);
+    this.name = 'TaskOutOfMemoryError';
+  }
+}
+
+/** How Node's Worker reports a thread that reached its resourceLimits; Piscina fails the thread's task with it. */
+const OUT_OF_MEMORY = 'ERR_WORKER_OUT_OF_MEMORY';
 
 const TASKS_FILE = new URL('../../workers/pool/tasks.js', import.meta.url).href;
 
@@ -48,10 +75,13 @@ const TASKS_FILE = new URL('../../workers/pool/tasks.js', import.meta.url).href;
 export function createCpuPool(options: {
   threads: number;
   taskTimeoutMs: number;
+  /** Heap of each thread (POOL_THREAD_HEAP_MB); 1024 MB without. */
+  threadHeapMb?: number;
   metrics?: Metrics;
   /** A thread that failed outside any task; Piscina replaces it. Without a listener Node would end the process. */
   onThreadError?: (error: Error) => void;
 }): CpuPool {
+  const threadHeapMb = options.threadHeapMb ?? 1024;
   const piscina = new Piscina({
     filename: TASKS_FILE,
     minThreads: 1,
@@ -60,7 +90,7 @@ export function createCpuPool(options: {
     // A bounded queue pushes back on callers instead of buffering without limit.
     maxQueue: options.threads * 64,
     // A page that makes a thread allocate without bound kills that thread, not the process.
-    resourceLimits: { maxOldGenerationSizeMb: 1024 },
+    resourceLimits: { maxOldGenerationSizeMb: threadHeapMb },
   });
   // A thread stopped at its time limit can still run out of memory on its way out: Piscina then
   // reports it as an 'error' event, which nothing would catch.
@@ -75,6 +105,7 @@ export function createCpuPool(options: {
         if (error instanceof Error && error.name === 'AbortError') {
           throw new TaskTimeoutError(task, options.taskTimeoutMs);
         }
+        if ((error as { code?: unknown } | null)?.code === OUT_OF_MEMORY) throw new TaskOutOfMemoryError(task, threadHeapMb);
         throw error;
       } finally {
         stop?.();

@@ -17,7 +17,15 @@ export interface JobEnvelope<T> {
   /** live or test: sandbox jobs read and write sandbox data only. */
   mode: 'live' | 'test';
   input: T;
+  /**
+   * When the request that waits for the job stops waiting (epoch ms); absent for jobs nobody
+   * waits on. A worker that takes the job up later drops it with JOB_EXPIRED (worker-runtime.ts).
+   */
+  expires_at?: number;
 }
+
+/** The failure of a job dropped unrun because its caller had stopped waiting (expires_at passed). */
+export const JOB_EXPIRED = 'job expired: its caller had stopped waiting before a worker took it';
 
 /** Who a job is done for: the request that asked for it, and the id and mode of its principal. */
 export interface JobOrigin {

@@ -13,6 +13,7 @@ import { SCHEMAS_DIR } from '../paths.js';
 import { CUSTOM_FORMATS, FORMAT_NOUNS, PATTERN_NOUNS, STANDARD_FORMATS } from './formats.js';
 import { ApiError, type ErrorCode, type ErrorDetails } from '../errors/catalogue.js';
 import { isRecord } from '../json-record.js';
+import { dotted } from './json-shape.js';
 
 // ---------------------------------------------------------------------------------------------
 // Loading
@@ -81,7 +82,26 @@ export function validateBody<T>(schemaId: string, data: unknown): T {
  */
 export function validateQuery<T>(schemaId: string, data: unknown): T {
   const copy = isRecord(data) ? { ...data } : data;
-  return run(load().query, schemaId, copy, 'querystring') as T;
+  const coerced = run(load().query, schemaId, copy, 'querystring');
+  refuseInfinite(schemaId, data, coerced);
+  return coerced as T;
+}
+
+/**
+ * AJV coerces '1e309', '-1e309' and 'Infinity' to infinite numbers, which pass its number and
+ * integer types and skip minimum and maximum (it compares finite numbers only), so they would
+ * reach SQL as they are. A query string is flat: its numbers are its top-level values.
+ */
+function refuseInfinite(schemaId: string, original: unknown, coerced: unknown): void {
+  if (!isRecord(coerced)) return;
+  for (const [name, value] of Object.entries(coerced)) {
+    if (typeof value !== 'number' || Number.isFinite(value)) continue;
+    const properties = load().documents.get(schemaId)?.properties as Record<string, AnySchemaObject> | undefined;
+    raise({
+      keyword: 'type', path: [name], present: true, value: isRecord(original) ? original[name] : value,
+      schema: properties?.[name], params: {}, ajvMessage: 'must be a finite number',
+    }, 'querystring');
+  }
 }
 
 /** Every schema by id, as written in schemas/ (copies: callers may change them freely). */
@@ -274,19 +294,41 @@ function range(min: unknown, max: unknown, unit = ''): string {
 const MAX_ECHO_CHARS = 4096;
 
 function provided(p: Problem): unknown {
-  if (!p.present) return undefined;
-  const text = JSON.stringify(p.value);
-  return text !== undefined && text.length <= MAX_ECHO_CHARS ? p.value : undefined;
+  return p.present && serialisesWithin(p.value, MAX_ECHO_CHARS) ? p.value : undefined;
+}
+
+/**
+ * Whether `value` takes at most `max` characters as JSON (give or take its separators), found
+ * without serialising it: a value can be megabytes long, and serialising it recurses. Stops as
+ * soon as the count passes `max`.
+ */
+function serialisesWithin(value: unknown, max: number): boolean {
+  let length = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0 && length <= max) {
+    const next = pending.pop();
+    if (Array.isArray(next)) {
+      length += 1 + next.length;
+      for (let i = 0; i < next.length && length <= max; i++) pending.push(next[i]);
+    } else if (next !== null && typeof next === 'object') {
+      length += 1;
+      for (const name in next) {
+        length += name.length + 4;
+        pending.push((next as Record<string, unknown>)[name]);
+        if (length > max) break;
+      }
+    } else if (typeof next === 'string' && next.length > max) {
+      return false;
+    } else {
+      length += (JSON.stringify(next) ?? '').length;
+    }
+  }
+  return length <= max;
 }
 
 /** Drops absent fields, so that `details` never carries an explicit undefined. */
 function compact(details: ErrorDetails): ErrorDetails {
   return Object.fromEntries(Object.entries(details).filter(([, v]) => v !== undefined));
-}
-
-/** 'options.timeout', 'sources[3]'; '' for the root. */
-function dotted(segments: readonly string[]): string {
-  return segments.reduce((acc, s) => (/^\d+$/.test(s) ? `${acc}[${s}]` : acc ? `${acc}.${s}` : s), '');
 }
 
 /** Length in characters (code points), as the schema's minLength/maxLength count it. */

@@ -57,7 +57,7 @@ export async function readLivePages(deps: DeepSearchDeps, candidates: readonly {
 
 /**
  * One candidate's page read live: fetched, cleaned in the pool, split into passages.
- * @throws as readPage does, with the pool's own TaskTimeoutError (validation lists its message
+ * @throws as readPage does, with the pool's own TaskLimitError (validation lists its message
  *   among sources_failed); EXTRACTION_FAILED when the text makes no passage.
  */
 export async function readLiveCandidate(deps: DeepSearchDeps, candidate: SourceCandidate, signal: AbortSignal): Promise<SourceCandidate> {

@@ -57,7 +57,7 @@ export class SearchService {
     const timeoutSeconds = request.options.timeout;
     const deadline = arrivedAt + timeoutSeconds * 1000;
     const result = await runJob<SearchJob, SearchResult>(this.deps.queue, this.deps.events, jobEnvelope(caller, { request, deadline }), {
-      timeoutMs: Math.max(1, deadline - Date.now()),
+      deadline,
       onTimeout: () => new ApiError('SEARCH_TIMEOUT', { timeout_seconds: timeoutSeconds }),
       signal: this.deps.shutdownSignal,
       // Identical searches in flight (same mode, answer and time limit) run once; accounts of

@@ -24,7 +24,7 @@ export class SummarizeService {
   async summarize(caller: Caller, request: SummarizeRequest, arrivedAt: number): Promise<SummarizeResult> {
     const deadline = arrivedAt + request.options.timeout * 1000;
     const result = await runJob<SummarizeJob, SummarizeResult>(this.queue, this.events, jobEnvelope(caller, { request, deadline }), {
-      timeoutMs: Math.max(1, deadline + ANSWER_GRACE_MS - Date.now()),
+      deadline: deadline + ANSWER_GRACE_MS,
       onTimeout: () => new ApiError('EXTRACT_TIMEOUT', { timeout_seconds: request.options.timeout }),
       signal: this.shutdownSignal,
     });

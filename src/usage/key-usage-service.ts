@@ -1,6 +1,6 @@
 /**
- * GET /v1/auth/keys/{id}/usage: a key's requests today and its account's this month, against
- * the limits the key works under now (its plan's, narrowed by its own).
+ * GET /v1/auth/keys/{id}/usage: a key's requests today and this month, and its account's this
+ * month, against the limits the key works under now (its plan's, narrowed by its own).
  */
 import { keyLimits } from '../auth/authenticator.js';
 import type { KeyService } from '../auth/key-service.js';

@@ -6,7 +6,7 @@ import type { Principal } from '../auth/principal.js';
 import type { Mode } from '../mode.js';
 import { ApiError } from '../errors/catalogue.js';
 import type { UsageRecorder } from './usage-recorder.js';
-import { dailyUsage, monthlyUsage } from './usage.repository.js';
+import { dailyUsage, keyUsageBetween, monthlyUsage } from './usage.repository.js';
 import { dayOf, monthOf, startOfNextDay, startOfNextMonth } from './periods.js';
 import { countInWindow, WINDOW_LUA, WINDOW_SECONDS, windowKey, type WindowCount } from './rate-window.js';
 
@@ -94,7 +94,10 @@ export interface MonthUse {
 export interface KeyUsage {
   requests_today: number;
   daily_limit: number | null;
+  /** The key's own. */
   requests_this_month: number;
+  /** The account's in the key's mode, as its monthly limit counts them. */
+  account_requests_this_month: number;
   monthly_limit: number | null;
   day_resets_at: string;
   month_resets_at: string;
@@ -149,16 +152,25 @@ export class UsageMeter {
     return { window: count, ...settled };
   }
 
-  /** A key's use today and its account's this month, as the limits see them. */
+  /**
+   * A key's use today and this month, and its account's this month, as the limits see them. The
+   * key's month is its earlier days' durable counts (MySQL; a day's last second of counts may
+   * still be on its way there just after midnight) and today's count.
+   */
   async keyUsage(principal: Pick<Principal, 'id' | 'accountId' | 'mode' | 'dailyLimit' | 'monthlyLimit'>): Promise<KeyUsage> {
     const now = this.clock.now();
     const accountId = principal.accountId ?? '';
-    const [monthKey, dayKey] = [this.monthKey(accountId, principal.mode, monthOf(now)), this.dayKey(accountId, principal.id, dayOf(now))];
-    const [month, day] = await this.redis.mget(monthKey, dayKey);
+    const [month, today] = [monthOf(now), dayOf(now)];
+    const [accountMonth, day] = await this.redis.mget(this.monthKey(accountId, principal.mode, month), this.dayKey(accountId, principal.id, today));
+    const [requestsToday, earlierDays] = await Promise.all([
+      day !== null ? Number(day) : dailyUsage(this.db, principal.id, today),
+      keyUsageBetween(this.db, principal.id, `${month}-01`, today),
+    ]);
     return {
-      requests_today: day !== null ? Number(day) : await dailyUsage(this.db, principal.id, dayOf(now)),
+      requests_today: requestsToday,
       daily_limit: principal.dailyLimit,
-      requests_this_month: month !== null ? Number(month) : await monthlyUsage(this.db, accountId, principal.mode, monthOf(now)),
+      requests_this_month: earlierDays + requestsToday,
+      account_requests_this_month: accountMonth !== null ? Number(accountMonth) : await monthlyUsage(this.db, accountId, principal.mode, month),
       monthly_limit: principal.monthlyLimit,
       day_resets_at: startOfNextDay(now).toISOString(),
       month_resets_at: startOfNextMonth(now).toISOString(),

@@ -53,6 +53,18 @@ export async function dailyUsage(db: Kysely<Database>, keyId: string, day: strin
   return Number(row?.requests ?? 0);
 }
 
+/** Requests of one key from day `from` up to, not including, day `before` (YYYY-MM-DD). */
+export async function keyUsageBetween(db: Kysely<Database>, keyId: string, from: string, before: string): Promise<number> {
+  const row = await db
+    .selectFrom('key_usage_daily')
+    .select((eb) => eb.fn.sum<string>('requests').as('requests'))
+    .where('key_id', '=', keyId)
+    .where('day', '>=', new Date(`${from}T00:00:00Z`))
+    .where('day', '<', new Date(`${before}T00:00:00Z`))
+    .executeTakeFirst();
+  return Number(row?.requests ?? 0);
+}
+
 /** Requests counted against an account's quota in one mode per UTC day from `from` to `to` (YYYY-MM-DD, inclusive): its keys' daily counts summed. */
 export async function accountDailyUsage(db: Kysely<Database>, accountId: string, mode: string, from: string, to: string): Promise<{ day: Date; requests: number }[]> {
   const rows = await db

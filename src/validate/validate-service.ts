@@ -29,7 +29,7 @@ export class ValidateService {
     const deadline = arrivedAt + request.options.timeout * 1000;
     const requested = sourcesToCheck(request);
     const result = await runJob<ValidateJob, ValidationResult>(this.queue, this.events, jobEnvelope(caller, { request, deadline }), {
-      timeoutMs: Math.max(1, deadline + ANSWER_GRACE_MS - Date.now()),
+      deadline: deadline + ANSWER_GRACE_MS,
       // The worker did not answer at all (a backlog in the queue): nothing is known to be checked.
       onTimeout: () => new ApiError('VALIDATION_TIMEOUT', { sources_checked: 0, sources_pending: requested }),
       signal: this.shutdownSignal,

@@ -10,7 +10,7 @@ export interface ServiceProcess {
   url: string;
   /** The process's last lines of output, for the report of a failure. */
   output(): string;
-  /** Resident memory and V8 heap in use, from the process's own /metrics. */
+  /** Resident memory and V8 heap in use after a full collection, from the process's own /metrics. */
   memory(): Promise<{ rss: number; heapUsed: number }>;
   stop(): Promise<void>;
 }
@@ -19,7 +19,8 @@ export interface ServiceProcess {
 export async function spawnService(overrides: Record<string, string> = {}, args: string[] = []): Promise<ServiceProcess> {
   const port = await freePort();
   const env = testEnv({ PORT: String(port), LOG_LEVEL: 'warn', ...overrides });
-  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist/src/main.js'), ...args], {
+  // --expose-gc: SIGUSR2 then runs a full collection (lifecycle.ts), for memory() to read the live heap.
+  const child = spawn(process.execPath, ['--expose-gc', path.join(PROJECT_ROOT, 'dist/src/main.js'), ...args], {
     env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
@@ -42,6 +43,8 @@ export async function spawnService(overrides: Record<string, string> = {}, args:
     url,
     output: () => lines.join('\n'),
     async memory() {
+      child.kill('SIGUSR2');
+      await new Promise((resolve) => setTimeout(resolve, 500));
       const text = await (await fetch(`${url}/metrics`)).text();
       const read = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
       return { rss: read('process_resident_memory_bytes'), heapUsed: read('nodejs_heap_size_used_bytes') };

@@ -16,6 +16,8 @@ export interface FuzzReport {
   /** Cases the client itself could not send (a header value fetch refuses). */
   unsent: number;
   byStatus: Record<number, number>;
+  /** Operations by how many of their cases succeeded: one that never does is only fuzzed at its edge. */
+  succeeded: Record<string, number>;
   failures: Failure[];
   seconds: number;
   slowestMs: number;
@@ -45,7 +47,7 @@ export async function startFuzzSite(): Promise<PageServer> {
 /** Things for the path parameters to name: one of each kind the API lets a client make. */
 async function makeThings(url: string, fuzzer: Fuzzer, ops: Operation[]): Promise<Record<string, string[]>> {
   const ids: Record<string, string[]> = {};
-  const makers = ops.filter((op) => op.method === 'POST' && !op.path.includes('{') && op.body && !/search|extract|validate|cache/.test(op.path));
+  const makers = ops.filter((op) => op.method === 'POST' && !op.path.includes('{') && op.body && !/search|extract|summarize|validate|cache/.test(op.path));
   for (const op of makers) {
     const owner = op.path.split('/')[2]!;
     for (let attempt = 0; attempt < 30 && !(ids[owner]?.length); attempt++) {
@@ -67,7 +69,7 @@ export async function runFuzz(options: FuzzOptions, site: PageServer): Promise<F
   const setup = new Fuzzer(doc, { pageUrls, ids: {}, apiKey: TEST_KEY }, options.seed);
   const ids = await makeThings(options.url, setup, ops);
   const fuzzer = new Fuzzer(doc, { pageUrls, ids, apiKey: TEST_KEY }, options.seed);
-  const report: FuzzReport = { cases: 0, unsent: 0, byStatus: {}, failures: [], seconds: 0, slowestMs: 0 };
+  const report: FuzzReport = { cases: 0, unsent: 0, byStatus: {}, succeeded: Object.fromEntries(ops.map((op) => [`${op.method} ${op.path}`, 0])), failures: [], seconds: 0, slowestMs: 0 };
   const started = performance.now();
   let next = 0;
   const worker = async () => {
@@ -101,6 +103,7 @@ async function send(options: FuzzOptions, c: FuzzCase, report: FuzzReport): Prom
   report.slowestMs = Math.max(report.slowestMs, ms);
   report.cases++;
   report.byStatus[res.status] = (report.byStatus[res.status] ?? 0) + 1;
+  if (res.status < 300 && c.operation in report.succeeded) report.succeeded[c.operation]!++;
   if (res.status >= 500) report.failures.push({ kind: '5xx', status: res.status, detail: text.slice(0, 300), case: c });
   else if (res.status >= 400 && c.method !== 'HEAD') {
     let code: unknown;

@@ -112,7 +112,7 @@ export class Fuzzer {
     const schema = this.resolve(raw);
     if ('const' in schema) return schema.const as Json;
     if (schema.enum) return this.pick(schema.enum as Json[]);
-    if (schema.examples && this.chance(0.5)) return this.pick(schema.examples as Json[]);
+    if (schema.examples && this.chance(0.8)) return this.pick(schema.examples as Json[]);
     const alternatives = schema.oneOf ?? schema.anyOf;
     if (alternatives) return this.sample(this.pick(alternatives as Schema[]), depth);
     if (schema.allOf) return this.sample(Object.assign({}, ...(schema.allOf as Schema[]).map((s) => this.resolve(s))), depth);
@@ -146,17 +146,23 @@ export class Fuzzer {
 
   private stringFor(schema: Schema): string {
     switch (schema.format) {
-      case 'uri': case 'url': case 'uri-reference': return this.pick(this.context.pageUrls);
-      case 'date-time': return new Date(Date.now() - Math.floor(this.random() * 86_400_000)).toISOString();
+      case 'uri': case 'url': case 'uri-reference': case 'http-url': case 'url-or-domain': return this.pick(this.context.pageUrls);
+      case 'date-time': return new Date(Date.now() + (this.chance(0.5) ? 1 : -1) * Math.floor(this.random() * 86_400_000)).toISOString();
       case 'date': return new Date().toISOString().slice(0, 10);
       case 'email': return 'fuzz@example.com';
       case 'hostname': return 'example.com';
       case 'country-code': return 'US';
       case 'ipv4': return '192.0.2.1';
+      case 'cidr': return this.pick(['192.0.2.0/24', '2001:db8::/32', '127.0.0.1/32']);
+      case 'time-span': return this.pick(['5m', '1h', '24h']);
       default: break;
     }
     const length = Math.max(schema.minLength ?? 1, Math.min(schema.maxLength ?? 24, 1 + Math.floor(this.random() * 24)));
-    return this.pick(['fuzz', 'solid state battery', 'the quick brown fox', 'claim about vitamins']).padEnd(length, 'x').slice(0, length);
+    const text = this.pick(['fuzz', 'solid state battery', 'the quick brown fox', 'claim about vitamins']).padEnd(length, 'x').slice(0, length);
+    if (typeof schema.pattern !== 'string') return text;
+    // A value the pattern accepts when one of a few plain shapes does.
+    const pattern = new RegExp(schema.pattern, 'u');
+    return [text, 'fuzz_env', `/${text}`, '/v1/search', 'a'].find((candidate) => pattern.test(candidate)) ?? text;
   }
 
   // --- mutations -----------------------------------------------------------------------------

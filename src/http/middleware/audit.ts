@@ -9,6 +9,9 @@ import { newRequestId } from './request-id.js';
 /** Orchestrator probes and the Prometheus scrape: every few seconds, and nobody's request. */
 const UNAUDITED = new Set(['/livez', '/readyz', '/metrics']);
 
+/** The status of a request whose client closed the connection before its answer (nginx's "client closed request"). */
+const CLIENT_CLOSED_REQUEST = 499;
+
 interface ErrorBody {
   error?: { code?: string; details?: { parameter?: unknown } };
 }
@@ -20,34 +23,53 @@ interface ErrorBody {
  * it sees the status and body every stage produced. The JSON body is serialised here, once, to
  * know its size (Koa would serialise it again to send it otherwise). A streamed body (an export)
  * is counted as it flows and its entry handed over when the stream ends.
+ *
+ * A client that hangs up before its answer leaves an entry too, with status 499, handed over
+ * the moment the connection closes: the request may have been admitted, metered and set to work
+ * (a job runs on for up to its time limit), and waiting for that work to end would leave it
+ * unrecorded all that time, and for good if the process stopped meanwhile. What the service
+ * would have answered is not known then; the entry's response time is the time to the hang-up.
+ * The work's own end is not recorded again.
  */
 export function audit(capture: AuditCapture, region: string): Middleware<AppState> {
   return async (ctx, next) => {
     if (UNAUDITED.has(ctx.path)) return next();
+    let abandoned = false;
+    const onClose = () => {
+      abandoned = true;
+      void capture.record({ ...entryOf(ctx, 0, undefined, region), status: CLIENT_CLOSED_REQUEST });
+    };
+    ctx.res.once('close', onClose);
     try {
       await next();
     } finally {
-      // Koa answers a throw that escaped every stage itself; with the envelope in place none does.
-      const body = ctx.body as unknown;
-      if (body instanceof Readable) {
-        let bytes = 0;
-        const counter = new Transform({
-          transform(chunk: Buffer, _encoding, done) {
-            bytes += chunk.length;
-            done(null, chunk);
-          },
-        });
-        pipeline(body, counter).catch(() => undefined);
-        ctx.body = counter;
-        ctx.res.once('close', () => void capture.record(entryOf(ctx, bytes, undefined, region)));
-      } else {
-        const json = body !== null && typeof body === 'object' && !Buffer.isBuffer(body);
-        const error = json && ctx.status >= 400 ? (body as ErrorBody).error : undefined;
-        if (json) ctx.body = JSON.stringify(body);
-        await capture.record(entryOf(ctx, ctx.response.length ?? 0, error, region));
-      }
+      ctx.res.off('close', onClose);
+      if (!abandoned) await recordAnswer(ctx, capture, region);
     }
   };
+}
+
+/** Hands over the entry of the answer about to be sent (a streamed one's once the stream ends). */
+async function recordAnswer(ctx: AppContext, capture: AuditCapture, region: string): Promise<void> {
+  // Koa answers a throw that escaped every stage itself; with the envelope in place none does.
+  const body = ctx.body as unknown;
+  if (body instanceof Readable) {
+    let bytes = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        bytes += chunk.length;
+        done(null, chunk);
+      },
+    });
+    pipeline(body, counter).catch(() => undefined);
+    ctx.body = counter;
+    ctx.res.once('close', () => void capture.record(entryOf(ctx, bytes, undefined, region)));
+  } else {
+    const json = body !== null && typeof body === 'object' && !Buffer.isBuffer(body);
+    const error = json && ctx.status >= 400 ? (body as ErrorBody).error : undefined;
+    if (json) ctx.body = JSON.stringify(body);
+    await capture.record(entryOf(ctx, ctx.response.length ?? 0, error, region));
+  }
 }
 
 function entryOf(ctx: AppContext, responseSize: number, error: ErrorBody['error'], region: string): AuditEntry {

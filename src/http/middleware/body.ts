@@ -3,6 +3,7 @@ import bodyParser from 'koa-bodyparser';
 import { ApiError } from '../../errors/catalogue.js';
 import type { AppState } from '../context.js';
 import { jsonErrorPosition } from '../json-error-position.js';
+import { checkJsonShape } from '../../schema/json-shape.js';
 
 const MB = 1024 * 1024;
 
@@ -14,7 +15,8 @@ function megabytes(bytes: number): number {
 /**
  * Request bodies: JSON only, at most `maxBytes`. An oversized declared length is refused before
  * a byte is read; a chunked body is cut off as soon as it passes the limit, so memory stays
- * bounded. A syntax error names its line and column.
+ * bounded. A syntax error names its line and column. A parsed body nested too deep or holding
+ * ill-formed Unicode is refused before anything else reads it (schema/json-shape.ts).
  */
 export function body(maxBytes: number): Array<Middleware<AppState>> {
   const guard: Middleware<AppState> = async (ctx, next) => {
@@ -48,5 +50,10 @@ export function body(maxBytes: number): Array<Middleware<AppState>> {
     },
   }) as unknown as Middleware<AppState>;
 
-  return [guard, parse];
+  const shape: Middleware<AppState> = async (ctx, next) => {
+    checkJsonShape(ctx.request.body);
+    await next();
+  };
+
+  return [guard, parse, shape];
 }

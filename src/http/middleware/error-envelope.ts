@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
-import { ApiError, ERROR_CATALOGUE } from '../../errors/catalogue.js';
+import { ApiError, suggestionFor } from '../../errors/catalogue.js';
+import { dependencyOutage } from '../../errors/dependency-outage.js';
 import type { AppState } from '../context.js';
 
 /**
- * Renders every failure as the error envelope of section 7.1. An ApiError keeps its code; any
- * other exception is an internal error: the client sees only an incident id, the log keeps
- * the stack under the same id. Errors that invite a plan change get their upgrade_url here, the
+ * Renders every failure as the error envelope of section 7.1. An ApiError keeps its code; MySQL
+ * or Redis out of reach is 503 SERVICE_UNAVAILABLE; any other exception is an internal error:
+ * the client sees only an incident id, the log keeps the stack under the same id. Errors that invite a plan change get their upgrade_url here, the
  * one place that knows where plans are described (UPGRADE_URL, or this service's /v1/plans).
  */
 export function errorEnvelope(upgradeUrl: string | undefined): Middleware<AppState> {
@@ -14,27 +15,32 @@ export function errorEnvelope(upgradeUrl: string | undefined): Middleware<AppSta
     try {
       await next();
     } catch (thrown) {
-      const error = thrown instanceof ApiError ? thrown : internal(thrown);
-      const spec = ERROR_CATALOGUE[error.code];
+      const error = thrown instanceof ApiError ? thrown : dependencyOutage(thrown) ?? internal(thrown);
       if (error.status >= 500) ctx.state.log.error({ err: error.cause ?? thrown, code: error.code, details: error.details }, 'request failed');
       ctx.status = error.status;
       ctx.set(error.headers);
-      const details = UPGRADABLE.has(error.code)
-        ? { ...error.details, upgrade_url: upgradeUrl ?? `${ctx.state.origin ?? ''}/v1/plans` }
-        : error.details;
-      ctx.body = {
-        success: false,
-        error: {
-          code: error.code,
-          message: error.message,
-          ...(details ? { details } : {}),
-          ...('suggestion' in spec ? { suggestion: spec.suggestion } : {}),
-          documentation: `${ctx.state.origin ?? ''}/docs/errors#${error.code}`,
-        },
-        request_id: ctx.state.requestId,
-        timestamp: new Date().toISOString(),
-      };
+      ctx.body = envelope(error, { requestId: ctx.state.requestId, origin: ctx.state.origin ?? '', upgradeUrl });
     }
+  };
+}
+
+/** The error envelope of section 7.1 for `error`; also written by the server for what never reaches Koa (server.ts). */
+export function envelope(error: ApiError, context: { requestId: string; origin: string; upgradeUrl: string | undefined }): Record<string, unknown> {
+  const details = UPGRADABLE.has(error.code)
+    ? { ...error.details, upgrade_url: context.upgradeUrl ?? `${context.origin}/v1/plans` }
+    : error.details;
+  const suggestion = suggestionFor(error.code, details);
+  return {
+    success: false,
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(details ? { details } : {}),
+      ...(suggestion !== undefined ? { suggestion } : {}),
+      documentation: `${context.origin}/docs/errors#${error.code}`,
+    },
+    request_id: context.requestId,
+    timestamp: new Date().toISOString(),
   };
 }
 

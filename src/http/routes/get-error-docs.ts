@@ -1,4 +1,4 @@
-import { ERROR_CATALOGUE, ERROR_CODES } from '../../errors/catalogue.js';
+import { ERROR_CATALOGUE, ERROR_CODES, suggestionFor } from '../../errors/catalogue.js';
 import type { Route } from './route.js';
 
 /** The error catalogue as data: what each `documentation` link in an error envelope points at. */
@@ -12,13 +12,14 @@ export const getErrorDocs: Route = {
     ctx.body = {
       errors: ERROR_CODES.map((code) => {
         const spec = ERROR_CATALOGUE[code];
+        const suggestion = suggestionFor(code);
         return {
           code,
           status: spec.status,
           message: spec.message,
           details: spec.details,
           retryable: spec.retryable,
-          ...('suggestion' in spec ? { suggestion: spec.suggestion } : {}),
+          ...(suggestion !== undefined ? { suggestion } : {}),
         };
       }),
     };

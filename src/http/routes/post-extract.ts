@@ -1,4 +1,4 @@
-import { caller, respond } from '../context.js';
+import { arrivedAt, caller, respond } from '../context.js';
 import type { ExtractRequest } from '../../extract/types.js';
 import type { Route } from './route.js';
 
@@ -12,7 +12,7 @@ export const postExtract: Route<ExtractRequest> = {
   body: 'extract.request',
   response: 'extract.response',
   async handler(ctx, { body: request }, services) {
-    const result = await services.extract.extract(caller(ctx), request);
+    const result = await services.extract.extract(caller(ctx), request, arrivedAt(ctx));
     ctx.state.audit = { url: request.url, word_count: result.metadata?.word_count ?? null };
     respond(ctx, result);
   },
