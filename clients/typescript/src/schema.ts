@@ -768,6 +768,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The MCP server (Model Context Protocol, Streamable HTTP, stateless, JSON answers): tools search, extract, summarize, validate, crawl, index_documents; see docs/mcp.md
+         * @description Requires any valid API key.
+         */
+        post: operations["postMcp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -892,7 +912,10 @@ export interface components {
         "account-update.request": {
             /** @description New name. */
             name?: string;
-            /** @description New plan; takes effect on the next request of every key of the account. */
+            /**
+             * @description New plan; takes effect on the next request of every key of the account.
+             * @example enterprise
+             */
             plan?: string;
         };
         /**
@@ -902,7 +925,10 @@ export interface components {
         "account.request": {
             /** @description Name of the account. */
             name: string;
-            /** @description Plan name (see GET /v1/plans). */
+            /**
+             * @description Plan name (see GET /v1/plans).
+             * @example pro
+             */
             plan: string;
         };
         /**
@@ -1075,7 +1101,11 @@ export interface components {
         "alert.request": {
             /** @description Name of the alert, sent as alert_name. */
             name: string;
-            /** @description A metric compared with a number, with an optional unit: error_rate > 0.05, error_rate > 5%, usage_percentage > 80, avg_response_time > 2, p95_response_time > 500ms, requests_per_minute < 10, queue_depth > 100. The metrics and the grammar are in docs/alerts.md. */
+            /**
+             * @description A metric compared with a number, with an optional unit: error_rate > 0.05, error_rate > 5%, usage_percentage > 80, avg_response_time > 2, p95_response_time > 500ms, requests_per_minute < 10, queue_depth > 100. The metrics and the grammar are in docs/alerts.md.
+             * @example error_rate > 5%
+             * @example p95_response_time > 500ms
+             */
             condition: string;
             /**
              * Format: time-span
@@ -1338,7 +1368,7 @@ export interface components {
                 endpoint: string;
                 /** @description HTTP method. */
                 method: string;
-                /** @description HTTP status. */
+                /** @description HTTP status; 499 when the client closed the connection before the answer (the request was recorded then). */
                 status: number;
                 /** @description Seconds from arrival to answer. */
                 response_time: number;
@@ -1449,7 +1479,7 @@ export interface components {
         };
         /**
          * Key usage
-         * @description Use of one key today and of its account this month, as the limits count it (metered endpoints only).
+         * @description Use of one key today and this month, and of its account this month, as the limits count it (metered endpoints only).
          */
         "auth-key-usage.response": {
             /** @description The key. */
@@ -1463,8 +1493,10 @@ export interface components {
             requests_today: number;
             /** @description Requests per day the key may make; null for none. */
             daily_limit: number | null;
-            /** @description Metered requests of the key's account in this mode this calendar month (UTC). */
+            /** @description Metered requests of this key this calendar month (UTC). */
             requests_this_month: number;
+            /** @description Metered requests of every key of the account in this mode this calendar month (UTC): what monthly_limit counts. */
+            account_requests_this_month: number;
             /** @description The account's monthly quota in this mode; null for none. */
             monthly_limit: number | null;
             /** @description Requests per minute the key may make. */
@@ -2677,7 +2709,7 @@ export interface components {
              * @enum {string}
              */
             content_type?: "text" | "markdown" | "html";
-            /** @description When the document was published: an ISO 8601 date (2025-01-31) or date-time (2025-01-31T12:00:00Z). */
+            /** @description When the document was published: an ISO 8601 date (2025-01-31, midnight UTC) or date-time (2025-01-31T12:00:00Z; UTC without an offset), from 1000-01-01 to 9999-12-31 in UTC. Another value refuses this document, not the batch. */
             published_date?: string;
             /** @description ISO 639-1 code of the document's language; detected from the text when absent. */
             language?: string;
@@ -3090,7 +3122,7 @@ export interface components {
             environment: string;
             /** @description Requests per minute for this account, at most the plan's limit; default: the plan's limit. */
             rate_limit?: number;
-            /** @description Client address ranges the account may be used from; when absent, any address. */
+            /** @description Client address ranges the account may be used from, at least one; leave it out for any address (an empty list, which would admit none, is refused). */
             ip_allowlist?: string[];
             /** @description Scopes the service account holds; default: every scope. */
             permissions?: ("search" | "extract" | "summarize" | "validate" | "cache" | "monitor" | "index" | "admin")[];
@@ -3568,7 +3600,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description Error: QUERY_REQUIRED, QUERY_TOO_SHORT, QUERY_TOO_LONG, INVALID_MAX_RESULTS, INVALID_LANGUAGE, INVALID_COUNTRY, INVALID_FORMAT, INVALID_PARAMETER, CONTENT_TOO_LARGE, INVALID_JSON. */
+        /** @description Error: QUERY_REQUIRED, QUERY_TOO_SHORT, QUERY_TOO_LONG, INVALID_MAX_RESULTS, INVALID_LANGUAGE, INVALID_COUNTRY, INVALID_FORMAT, INVALID_PARAMETER, CONTENT_TOO_LARGE, INVALID_JSON, MALFORMED_REQUEST. */
         Error400: {
             headers: {
                 [name: string]: unknown;
@@ -3613,6 +3645,15 @@ export interface components {
                 "application/json": components["schemas"]["error.envelope"];
             };
         };
+        /** @description Error: REQUEST_TIMEOUT. */
+        Error408: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["error.envelope"];
+            };
+        };
         /** @description Error: UNSUPPORTED_MEDIA_TYPE. */
         Error415: {
             headers: {
@@ -3644,6 +3685,15 @@ export interface components {
                 "X-RateLimit-Window"?: number;
                 /** @description Seconds to wait before retrying. */
                 "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["error.envelope"];
+            };
+        };
+        /** @description Error: HEADERS_TOO_LARGE. */
+        Error431: {
+            headers: {
                 [name: string]: unknown;
             };
             content: {
@@ -3727,9 +3777,11 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
             415: components["responses"]["Error415"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -3776,9 +3828,11 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
             415: components["responses"]["Error415"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -3825,9 +3879,11 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
             415: components["responses"]["Error415"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -3874,9 +3930,11 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
             415: components["responses"]["Error415"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -3923,9 +3981,11 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
             415: components["responses"]["Error415"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -3972,9 +4032,11 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
             415: components["responses"]["Error415"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -4017,10 +4079,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -4067,9 +4132,11 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
             415: components["responses"]["Error415"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -4112,10 +4179,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -4158,10 +4228,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -4208,7 +4281,9 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -4255,9 +4330,11 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
             415: components["responses"]["Error415"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -4304,9 +4381,11 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
             415: components["responses"]["Error415"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -4346,9 +4425,12 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -4397,7 +4479,9 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -4455,7 +4539,9 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -4517,7 +4603,9 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -4569,7 +4657,9 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -4619,7 +4709,9 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -4667,7 +4759,9 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -4715,9 +4809,11 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             415: components["responses"]["Error415"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -4760,10 +4856,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -4814,9 +4913,11 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             415: components["responses"]["Error415"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -4859,10 +4960,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -4896,10 +5000,13 @@ export interface operations {
                     "application/json": components["schemas"]["dashboard-grafana.response"];
                 };
             };
+            400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -4949,7 +5056,9 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -4996,9 +5105,11 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
             415: components["responses"]["Error415"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -5041,10 +5152,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -5095,9 +5209,11 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             415: components["responses"]["Error415"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -5141,10 +5257,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -5198,7 +5317,9 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -5252,7 +5373,9 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -5295,10 +5418,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -5341,10 +5467,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -5384,9 +5513,12 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -5440,7 +5572,9 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -5487,9 +5621,11 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
             415: components["responses"]["Error415"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -5532,10 +5668,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -5578,10 +5717,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -5632,9 +5774,11 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             415: components["responses"]["Error415"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -5677,10 +5821,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -5732,7 +5879,9 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -5779,9 +5928,11 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
             415: components["responses"]["Error415"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -5829,7 +5980,9 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -5876,9 +6029,11 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
             415: components["responses"]["Error415"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -5921,10 +6076,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -5975,9 +6133,11 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             415: components["responses"]["Error415"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -6009,7 +6169,56 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["Error400"];
             403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postMcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The result. */
+                        data: Record<string, never>;
+                        /** @description Identifier of the request. */
+                        request_id?: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -6042,7 +6251,10 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["Error400"];
             403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -6075,7 +6287,10 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["Error400"];
             403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -6108,7 +6323,10 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["Error400"];
             403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -6141,7 +6359,10 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["Error400"];
             403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -6174,7 +6395,10 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["Error400"];
             403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
+            431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
