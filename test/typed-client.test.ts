@@ -54,7 +54,7 @@ describe('typed client (clients/typescript)', function () {
     it('sends typed requests and returns the data of typed answers', async () => {
       const indexed = await client.indexDocuments({ documents: [{ url: 'https://notes.example/tea', title: 'Brewing green tea', content: 'Green tea is brewed with water at 70 to 80 degrees Celsius for two to three minutes. Boiling water makes it bitter.' }] });
       expect(indexed.state).to.equal('completed');
-      const found = await client.search({ query: 'green tea water temperature', format: 'json', options: { enable_cache: false } });
+      const found = await client.search({ query: 'green tea water temperature', format: 'json', domain_filter: { include: ['notes.example'] }, options: { enable_cache: false } });
       expect(found.sources?.[0]?.url).to.equal('https://notes.example/tea');
       const extracted = await client.extract({ url: `${pages.url}/page`, format: 'text' });
       expect(extracted.content).to.include('70 to 80 degrees');

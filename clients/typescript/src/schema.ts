@@ -2437,6 +2437,7 @@ export interface components {
             }[];
             /** @description Present with max_tokens: true when something was left out to fit it. */
             truncated?: boolean;
+            /** @description Present with max_tokens: the answer's count against the budget and what was left out. */
             budget?: components["schemas"]["answer-budget"];
             /** @description Page metadata; present when include_metadata is true. Fields that cannot be found are absent. */
             metadata?: {
@@ -3025,6 +3026,7 @@ export interface components {
             sources?: components["schemas"]["search.response.source"][];
             /** @description Present with max_tokens: true when the answer was cut to fit it. */
             truncated?: boolean;
+            /** @description Present with max_tokens: the answer's count against the budget and what was left out. */
             budget?: components["schemas"]["answer-budget"];
             /** @description How the answer was produced. */
             metadata: {
@@ -3236,6 +3238,7 @@ export interface components {
             }[];
             /** @description Present with max_tokens: true when sentences were left out to fit it. */
             truncated?: boolean;
+            /** @description Present with max_tokens: the answer's count against the budget and what was left out. */
             budget?: components["schemas"]["answer-budget"];
             /** @description How the summary was made. */
             metadata: {
