@@ -23,6 +23,8 @@ import type { SearchService } from '../search/search-service.js';
 import type { IndexService } from '../index/index-service.js';
 import type { ExtractService } from '../extract/extract-service.js';
 import type { ValidateService } from '../validate/validate-service.js';
+import type { SummarizeService } from '../summarize/summarize-service.js';
+import type { McpEndpoint } from '../mcp/mcp-endpoint.js';
 
 /**
  * What route handlers work with: a service per feature, and what the probes and the OpenAPI
@@ -32,6 +34,9 @@ export interface Services {
   search: SearchService;
   extract: ExtractService;
   validate: ValidateService;
+  summarize: SummarizeService;
+  /** POST /mcp: the MCP server, whose tool calls are API requests dispatched through this process's application. */
+  mcp: McpEndpoint;
   index: IndexService;
   crawls: CrawlService;
   cache: CacheService;
