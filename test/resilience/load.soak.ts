@@ -21,7 +21,7 @@ const STEP_SECONDS = 30;
  * errors alone let a step pass while queues grow, which 10 minutes at that rate then turns into
  * time-outs (the first run soaked at the last error-free step's rate and timed out extractions).
  */
-const STEP_P95_MS = 2000;
+const STEP_P95_MS = 1000;
 const MAX_IN_FLIGHT = 256;
 
 const WORDS = ('battery lithium solid state electrolyte anode cathode charge cycle density thermal safety vaccine immune response '
@@ -181,8 +181,9 @@ describe('resilience: mixed load (soak)', function () {
         if (errorsOf(window) > 0 || p95s.some(([, v]) => v > STEP_P95_MS)) break;
         good = step;
       }
-      // Below the last step that held: a step is half a minute, the soak ten.
-      rate = Math.max(5, Math.floor(good * 0.8));
+      // Well below the last step that held: a step is half a minute, the soak ten, and at 80 % of
+      // such a step the first runs still fell behind on extractions over ten minutes.
+      rate = Math.max(5, Math.floor(good * 0.7));
     }
     console.log(`      soak at ${rate} requests/s for ${MINUTES} min`);
     const baseline = await service.memory();
