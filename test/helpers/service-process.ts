@@ -7,20 +7,28 @@ import { until } from './wait.js';
 
 export interface ServiceProcess {
   child: ChildProcess;
+  /** The API's address; a worker's probe and metrics port. */
   url: string;
   /** The process's last lines of output, for the report of a failure. */
   output(): string;
   /** Resident memory and V8 heap in use after a full collection, from the process's own /metrics. */
   memory(): Promise<{ rss: number; heapUsed: number }>;
   stop(): Promise<void>;
+  /** SIGKILL, as a crash or an out-of-memory kill ends a process: nothing of the shutdown runs. */
+  kill(): Promise<void>;
 }
 
-/** `npm start` as a user runs it (`node dist/src/main.js`), in a process of its own on a free port. */
-export async function spawnService(overrides: Record<string, string> = {}, args: string[] = []): Promise<ServiceProcess> {
+/**
+ * `npm start` as a user runs it (`node dist/src/main.js`), in a process of its own on a free
+ * port; or `npm run api` (role `api`), or `npm run worker` (role `worker`, whose probes and
+ * metrics listen on the free port).
+ */
+export async function spawnService(overrides: Record<string, string> = {}, role: 'all' | 'api' | 'worker' = 'all'): Promise<ServiceProcess> {
   const port = await freePort();
-  const env = testEnv({ PORT: String(port), LOG_LEVEL: 'warn', ...overrides });
+  const env = testEnv({ [role === 'worker' ? 'WORKER_METRICS_PORT' : 'PORT']: String(port), LOG_LEVEL: 'warn', ...overrides });
+  const entry = role === 'worker' ? ['dist/workers/main.js'] : role === 'api' ? ['dist/src/main.js', '--role=api'] : ['dist/src/main.js'];
   // --expose-gc: SIGUSR2 then runs a full collection (lifecycle.ts), for memory() to read the live heap.
-  const child = spawn(process.execPath, ['--expose-gc', path.join(PROJECT_ROOT, 'dist/src/main.js'), ...args], {
+  const child = spawn(process.execPath, ['--expose-gc', path.join(PROJECT_ROOT, entry[0]!), ...entry.slice(1)], {
     env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
@@ -55,6 +63,10 @@ export async function spawnService(overrides: Record<string, string> = {}, args:
       const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
       await exited;
       clearTimeout(timer);
+    },
+    async kill() {
+      child.kill('SIGKILL');
+      await exited;
     },
   };
 }
