@@ -1,44 +1,42 @@
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ServerResponse } from 'node:http';
 import { call, startTestService, type TestService } from './helpers/service.js';
 import { eventually, until } from './helpers/wait.js';
-import { freePort } from './helpers/free-port.js';
+import { startPrivateRedis, type PrivateServer } from './helpers/private-servers.js';
 import { TcpProxy } from './helpers/tcp-proxy.js';
 import { startJsonServer, type JsonServer } from './helpers/json-server.js';
 import { ARTICLE, html, startPageServer, type PageServer } from './helpers/page-server.js';
 
-function startRedis(port: number): ChildProcess {
-  return spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-}
-
 describe('Redis outage', function () {
   this.timeout(60_000);
-  let port: number;
-  let redis: ChildProcess;
+  let redis: PrivateServer;
   let service: TestService;
+  let site: PageServer;
+  let asked = 0;
+  const held: ServerResponse[] = [];
 
   before(async () => {
-    port = await freePort();
-    redis = startRedis(port);
-    await until(async () => {
-      try {
-        service = await startTestService({ REDIS_URL: `redis://127.0.0.1:${port}`, SHUTDOWN_TIMEOUT_MS: '3000' });
-        return true;
-      } catch {
-        return false;
-      }
-    }, 10_000);
+    // The first ask of the page is held (the job at work when Redis goes), later ones answered.
+    site = await startPageServer({
+      '/held-once': (req, res) => {
+        if (asked++ === 0) held.push(res);
+        else html(ARTICLE)(req, res);
+      },
+    });
+    redis = await startPrivateRedis({ persistent: false });
+    service = await startTestService({ REDIS_URL: redis.url, SHUTDOWN_TIMEOUT_MS: '3000' });
   });
   after(async () => {
+    for (const res of held) res.destroy();
     await service?.close();
-    redis.kill('SIGKILL');
+    await redis?.remove();
+    await site?.close();
   });
 
   it('refuses metered requests with 503 SERVICE_UNAVAILABLE while Redis is down, and serves again when it is back', async () => {
     expect((await call(service.url, '/v1/auth/whoami')).status).to.equal(200);
 
-    redis.kill('SIGKILL');
-    await new Promise((resolve) => redis.once('exit', resolve));
+    await redis.kill();
     const started = Date.now();
     const refused = await call(service.url, '/v1/auth/whoami');
     expect(Date.now() - started, 'answered promptly, not after a hang').to.be.below(10_000);
@@ -46,8 +44,19 @@ describe('Redis outage', function () {
     expect(refused.json.error.code).to.equal('SERVICE_UNAVAILABLE');
     expect(refused.json.error.details).to.have.property('status_page', '/v1/health');
 
-    redis = startRedis(port);
+    await redis.start();
     await until(async () => (await call(service.url, '/v1/auth/whoami')).status === 200, 20_000);
+  });
+
+  it('adds again the job of a waiting request that Redis lost, restarting without its data, and answers it', async () => {
+    const answer = call(service.url, '/v1/extract', { body: { url: `${site.url}/held-once`, options: { timeout: 10 } } });
+    await eventually(async () => (asked === 1 ? true : undefined), 10_000);
+    await redis.kill();
+    await redis.start();
+    const res = await answer;
+    expect(res.status, JSON.stringify(res.json)).to.equal(200);
+    expect(res.json.data.content).to.include('Piscina thread');
+    expect(asked, 'the page read again by the job added again').to.equal(2);
   });
 
   it('still shuts down within its deadline after the outage', async () => {
@@ -65,7 +74,7 @@ describe('Redis outage', function () {
  */
 describe('Redis outage under requests waiting on jobs', function () {
   this.timeout(90_000);
-  let redis: ChildProcess;
+  let redis: PrivateServer;
   let proxy: TcpProxy;
   let service: TestService;
   let engine: JsonServer;
@@ -73,9 +82,8 @@ describe('Redis outage under requests waiting on jobs', function () {
   let slowAsked = false;
 
   before(async () => {
-    const port = await freePort();
-    redis = startRedis(port);
-    const relay = await TcpProxy.start(port);
+    redis = await startPrivateRedis({ persistent: false });
+    const relay = await TcpProxy.start(redis.port);
     proxy = relay.proxy;
     // A search for "slow …" waits on the engine for as long as it may; any other is answered at once, with nothing found.
     engine = await startJsonServer((request) => ({ body: { results: [] }, delayMs: request.url.searchParams.get('q')?.startsWith('slow') ? 30_000 : 0 }));
@@ -85,14 +93,7 @@ describe('Redis outage under requests waiting on jobs', function () {
         setTimeout(() => html(ARTICLE)(req, res), 2000).unref();
       },
     });
-    await until(async () => {
-      try {
-        service = await startTestService({ REDIS_URL: `redis://127.0.0.1:${relay.port}`, SEARXNG_URL: engine.url, SHUTDOWN_TIMEOUT_MS: '3000' });
-        return true;
-      } catch {
-        return false;
-      }
-    }, 10_000);
+    service = await startTestService({ REDIS_URL: `redis://127.0.0.1:${relay.port}`, SEARXNG_URL: engine.url, SHUTDOWN_TIMEOUT_MS: '3000' });
   });
   after(async () => {
     proxy?.restore();
@@ -100,7 +101,7 @@ describe('Redis outage under requests waiting on jobs', function () {
     await proxy?.close();
     await engine?.close();
     await site?.close();
-    redis?.kill('SIGKILL');
+    await redis?.remove();
   });
 
   /** The request's status, error code and seconds from sending to answer. */

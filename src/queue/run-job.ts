@@ -23,8 +23,11 @@ export interface RunJobOptions {
   shareKey?: string;
 }
 
-/** Times a shared job is joined again after it finished and vanished before this waiter listened. */
-const SHARED_REJOINS = 3;
+/**
+ * Times a job is added again after it vanished from Redis while waited on: a shared one that
+ * finished and was removed before this waiter listened, any job that Redis lost with its data.
+ */
+const REJOINS = 3;
 
 /** BullMQ's own wait outlives ours by this much, only so that it removes its listeners itself. */
 const LISTENER_CLEANUP_MS = 1000;
@@ -73,7 +76,7 @@ export async function runJob<TInput, TResult>(
     }
     const known = ApiError.fromJSON(end.reason);
     if (known) throw known;
-    if (options.shareKey !== undefined && rejoins < SHARED_REJOINS && (await mayRejoin(job, end.reason, options.deadline))) continue;
+    if (rejoins < REJOINS && (await mayRejoin(job, end.reason, options))) continue;
     // Dropped by a worker whose clock ran ahead of ours: the caller's time is up all the same.
     if (end.reason === JOB_EXPIRED) throw options.onTimeout();
     throw internalFailure(end.reason);
@@ -180,13 +183,17 @@ async function forgetUnstarted(job: Job, options: RunJobOptions): Promise<void> 
 }
 
 /**
- * Whether a shared job's failure leaves this waiter free to run it afresh: a worker dropped it
- * because the request that created it had given up (this one still has time), or it finished
- * and was removed between joining and listening (BullMQ reports it missing, with no reason).
+ * Whether the job's end leaves this waiter free to run it afresh: it is missing from Redis
+ * (BullMQ reports it failed, with no reason), or it was shared and a worker dropped it because
+ * the request that created it had given up (this one still has time). A job goes missing when
+ * Redis loses it with its data (restarted without persistence, flushed, failed over to a replica
+ * that had not received it), and a shared one when it finished and was removed between joining
+ * and listening. A job that is not shared has the request's own id and its end stays in Redis
+ * long after (DEFAULT_JOB_OPTIONS): missing while its request waits, it was lost, not finished.
  */
-async function mayRejoin(job: Job, reason: string, deadline: number): Promise<boolean> {
-  if (reason === JOB_EXPIRED) return true;
-  const state = await settledBy(job.getState().catch(() => 'unknown'), deadline, undefined);
+async function mayRejoin(job: Job, reason: string, options: RunJobOptions): Promise<boolean> {
+  if (reason === JOB_EXPIRED) return options.shareKey !== undefined;
+  const state = await settledBy(job.getState().catch(() => 'unknown'), options.deadline, undefined);
   return state.kind === 'value' && state.value === 'unknown';
 }
 
