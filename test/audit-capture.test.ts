@@ -1,7 +1,4 @@
 import { expect } from 'chai';
-import path from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { sql } from 'kysely';
 import { openStorage, type Storage } from '../src/storage/connection.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
 import { writeAuditBatch } from '../src/monitor/request-log.repository.js';
@@ -12,8 +9,7 @@ import { RetentionJob } from '../src/monitor/retention.js';
 import { openRedis } from '../src/redis/connection.js';
 import { createLogger } from '../src/log/logger.js';
 import { newRequestId } from '../src/http/middleware/request-id.js';
-import { PROJECT_ROOT } from '../src/paths.js';
-import { call, startTestService, testEnv, TEST_KEY, type TestService } from './helpers/service.js';
+import { call, startTestService, type TestService } from './helpers/service.js';
 import { dropFreshDatabase, freshDatabase, runPrefix } from './helpers/run-scope.js';
 import { databaseUrl } from './helpers/database.js';
 import { TcpProxy } from './helpers/tcp-proxy.js';
@@ -210,53 +206,5 @@ describe('audit capture: nothing lost, nothing twice', function () {
       proxy.restore();
       await until(async () => (await countLogged(storage, ids)) === ids.length, 30_000);
     });
-  });
-
-  it('has every request a killed API process answered in the log', async function () {
-    // The guarantee holds for entries Redis took before the answer; on a loaded test machine a
-    // hand-off can pass the default second and fall back to memory, which a kill -9 then loses.
-    const env = testEnv({ DATABASE_URL: dbUrl, AUDIT_CLAIM_IDLE_MS: '1500', AUDIT_HANDOFF_TIMEOUT_MS: '10000' });
-    // The survivor: a process of the same deployment that takes over what the dead one left.
-    const survivor = await startTestService({ DATABASE_URL: dbUrl, QUEUE_PREFIX: env.QUEUE_PREFIX!, AUDIT_CLAIM_IDLE_MS: '1500' }, 'worker');
-    let api: ChildProcess | undefined;
-    try {
-      api = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist/src/main.js'), '--role=api'], { env: { ...process.env, ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'ignore'] });
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        api!.stdout!.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          const match = /listening on (http:\/\/[^\s"]+)/.exec(out);
-          if (match) resolve(match[1]!);
-        });
-        api!.once('exit', () => reject(new Error(`API process exited: ${out}`)));
-      });
-      const answered: string[] = [];
-      let stop = false;
-      const client = async () => {
-        while (!stop) {
-          try {
-            const res = await fetch(`${url}/v1/auth/whoami`, { headers: { authorization: `Bearer ${TEST_KEY}` } });
-            const body = (await res.json()) as { request_id: string };
-            answered.push(body.request_id);
-          } catch {
-            return; // the process is gone
-          }
-        }
-      };
-      const clients = Array.from({ length: 8 }, client);
-      await until(async () => answered.length >= 300, 30_000);
-      api.kill('SIGKILL');
-      stop = true;
-      await Promise.all(clients);
-      expect(answered.length).to.be.at.least(300);
-      await until(async () => (await countLogged(storage, answered)) === answered.length, 30_000).catch(async () => {
-        throw new Error(`${await countLogged(storage, answered)} of ${answered.length} answered requests in the log`);
-      });
-      const rows = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM request_log WHERE request_id IN (${sql.join(answered)}) GROUP BY request_id HAVING n > 1`.execute(storage.db);
-      expect(rows.rows, 'no entry twice').to.have.length(0);
-    } finally {
-      api?.kill('SIGKILL');
-      await survivor.close();
-    }
   });
 });
