@@ -105,8 +105,8 @@ export interface KeyUsage {
 
 /**
  * Monthly quotas (per account and mode: live and sandbox are counted apart) and daily limits
- * (per key). Redis holds the counters that enforce the limits; UsageRecorder makes every
- * admitted request durable in MySQL, which is where a missing Redis counter is seeded from.
+ * (per key). Redis holds the counters that enforce the limits; UsageRecorder copies their counts
+ * to MySQL, which is where a missing Redis counter is seeded from.
  */
 export class UsageMeter {
   private readonly checkAndCount: (...args: (string | number)[]) => Promise<ScriptResult>;
@@ -192,7 +192,11 @@ export class UsageMeter {
     const use = (used: number): MonthUse => ({ used, limit: month.limit, resetsAt: month.expiresAt });
     for (let seeded = 0; ; seeded++) {
       if (result[0] === 0) {
-        this.recorder.count(accountId, principal.mode, principal.id, periods.month, periods.day);
+        // The script returns the counters' new values in the order of `counters`: the month's, then the day's.
+        this.recorder.count(
+          { accountId, mode: principal.mode, period: periods.month, requests: result[1]! },
+          { keyId: principal.id, day: periods.day, requests: result[2]! },
+        );
         return { month: use(result[1]!) };
       }
       const counter = counters[result[1] - 1]!;

@@ -2,17 +2,23 @@ import type { Kysely } from 'kysely';
 import type { Logger } from '../log/logger.js';
 import type { Database } from '../storage/schema.js';
 import { touchLastUsed } from '../auth/keys.repository.js';
-import { addUsage, type DailyDelta, type MonthlyDelta } from './usage.repository.js';
+import { raiseUsage, type DailyCount, type MonthlyCount } from './usage.repository.js';
 
 /**
- * The durable half of usage counting. Requests are counted in memory and added to MySQL once a
- * second (and on shutdown), so the hot path never waits for a database write while the monthly
- * totals still survive a restart of Redis or of the API. A failed write keeps its counts for the
- * next attempt: counts are only ever added, never lost or applied twice.
+ * The durable half of usage counting. The counts Redis's counters reached when they admitted a
+ * request are kept in memory (the highest of each) and written to MySQL once a second (and on
+ * shutdown), so the hot path never waits for a database write while the totals survive a
+ * restart of Redis or of the API.
+ *
+ * Counts are written, not increments: MySQL keeps the greater of its count and the one written.
+ * What a process killed before its write held is then not lost: the next request of the same
+ * account (the month) or key (the day), on any process, carries a count that includes it. When
+ * increments were kept instead, every kill -9 lost about a second of them for good. A failed
+ * write keeps its counts for the next attempt; a count written twice changes nothing.
  */
 export class UsageRecorder {
-  private monthly = new Map<string, MonthlyDelta>();
-  private daily = new Map<string, DailyDelta>();
+  private monthly = new Map<string, MonthlyCount>();
+  private daily = new Map<string, DailyCount>();
   private lastUsed = new Map<string, Date>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
@@ -23,10 +29,10 @@ export class UsageRecorder {
     private readonly intervalMs = 1000,
   ) {}
 
-  /** One admitted, metered request. */
-  count(accountId: string, mode: string, keyId: string, period: string, day: string): void {
-    this.addMonthly({ accountId, mode, period, requests: 1 });
-    this.addDaily({ keyId, day, requests: 1 });
+  /** One admitted, metered request: its account's month and its key's day as their counters reached once it was counted. */
+  count(month: MonthlyCount, day: DailyCount): void {
+    this.keepMonthly(month);
+    this.keepDaily(day);
   }
 
   /** Any authenticated use of a key, metered or not, moves its last_used_at. */
@@ -49,10 +55,10 @@ export class UsageRecorder {
     this.lastUsed = new Map();
     this.flushing = (async () => {
       try {
-        await addUsage(this.db, monthly, daily);
+        await raiseUsage(this.db, monthly, daily);
       } catch (error) {
-        for (const delta of monthly) this.addMonthly(delta);
-        for (const delta of daily) this.addDaily(delta);
+        for (const count of monthly) this.keepMonthly(count);
+        for (const count of daily) this.keepDaily(count);
         this.logger.warn({ err: error }, 'usage flush failed; will retry');
       }
       try {
@@ -72,19 +78,19 @@ export class UsageRecorder {
     this.timer = undefined;
   }
 
-  private addMonthly(delta: MonthlyDelta): void {
-    const key = `${delta.accountId}|${delta.mode}|${delta.period}`;
-    const total = this.monthly.get(key);
-    if (total) total.requests += delta.requests;
-    else this.monthly.set(key, { ...delta });
+  private keepMonthly(count: MonthlyCount): void {
+    const key = `${count.accountId}|${count.mode}|${count.period}`;
+    const kept = this.monthly.get(key);
+    if (kept) kept.requests = Math.max(kept.requests, count.requests);
+    else this.monthly.set(key, { ...count });
     this.schedule();
   }
 
-  private addDaily(delta: DailyDelta): void {
-    const key = `${delta.keyId}|${delta.day}`;
-    const total = this.daily.get(key);
-    if (total) total.requests += delta.requests;
-    else this.daily.set(key, { ...delta });
+  private keepDaily(count: DailyCount): void {
+    const key = `${count.keyId}|${count.day}`;
+    const kept = this.daily.get(key);
+    if (kept) kept.requests = Math.max(kept.requests, count.requests);
+    else this.daily.set(key, { ...count });
     this.schedule();
   }
 

@@ -1,33 +1,39 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 
-export interface MonthlyDelta {
+/** An account's requests in one mode and month, as its quota counter had counted them. */
+export interface MonthlyCount {
   accountId: string;
   mode: string;
   period: string;
   requests: number;
 }
 
-export interface DailyDelta {
+/** A key's requests in one UTC day, as its daily counter had counted them. */
+export interface DailyCount {
   keyId: string;
   day: string;
   requests: number;
 }
 
-/** Adds counts to the durable totals; one statement per table, however many rows. */
-export async function addUsage(db: Kysely<Database>, monthly: readonly MonthlyDelta[], daily: readonly DailyDelta[]): Promise<void> {
+/**
+ * Raises the durable totals to the counts given, never lowers them: the counters only grow
+ * within their period, so a count written late, or twice, changes nothing it should not. One
+ * statement per table, however many rows.
+ */
+export async function raiseUsage(db: Kysely<Database>, monthly: readonly MonthlyCount[], daily: readonly DailyCount[]): Promise<void> {
   if (monthly.length > 0) {
     await db
       .insertInto('usage_monthly')
       .values(monthly.map((m) => ({ account_id: m.accountId, mode: m.mode, period: m.period, requests: m.requests })))
-      .onDuplicateKeyUpdate({ requests: sql<number>`requests + VALUES(requests)` })
+      .onDuplicateKeyUpdate({ requests: sql<number>`GREATEST(requests, VALUES(requests))` })
       .execute();
   }
   if (daily.length > 0) {
     await db
       .insertInto('key_usage_daily')
       .values(daily.map((d) => ({ key_id: d.keyId, day: d.day, requests: d.requests })))
-      .onDuplicateKeyUpdate({ requests: sql<number>`requests + VALUES(requests)` })
+      .onDuplicateKeyUpdate({ requests: sql<number>`GREATEST(requests, VALUES(requests))` })
       .execute();
   }
 }
