@@ -78,7 +78,7 @@ export class FaultLoad {
   private counter = 0;
 
   constructor(
-    private readonly url: string,
+    private url: string,
     private readonly key: string,
     private readonly site: string,
     private readonly pages: number,
@@ -96,15 +96,20 @@ export class FaultLoad {
     return this.outcomes;
   }
 
-  /** One request of `kind`, recorded with the others; to `url` when given (another process of the deployment). */
-  async sendOne(kind: Kind, url = this.url): Promise<Outcome> {
-    const outcome = await this.send(kind, url);
+  /** Sends to another process of the deployment from now on (the one it sent to was killed). */
+  retarget(url: string): void {
+    this.url = url;
+  }
+
+  /** One request of `kind`, recorded with the others. */
+  async sendOne(kind: Kind): Promise<Outcome> {
+    const outcome = await this.send(kind);
     this.outcomes.push(outcome);
     return outcome;
   }
 
   private async client(offset: number): Promise<void> {
-    for (let i = offset; this.running; i++) this.outcomes.push(await this.send(CYCLE[i % CYCLE.length]!, this.url));
+    for (let i = offset; this.running; i++) this.outcomes.push(await this.send(CYCLE[i % CYCLE.length]!));
   }
 
   private request(kind: Kind, n: number): { method: string; path: string; body?: unknown } {
@@ -119,12 +124,12 @@ export class FaultLoad {
     }
   }
 
-  private async send(kind: Kind, url: string): Promise<Outcome> {
+  private async send(kind: Kind): Promise<Outcome> {
     const n = this.counter++;
     const { method, path, body } = this.request(kind, n);
     const sentAt = Date.now();
     try {
-      const res = await fetch(`${url}${path}`, {
+      const res = await fetch(`${this.url}${path}`, {
         method,
         signal: AbortSignal.timeout(60_000),
         headers: { authorization: `Bearer ${this.key}`, ...(body ? { 'content-type': 'application/json' } : {}) },

@@ -131,7 +131,8 @@ describe('resilience: faults', function () {
       const unanswered = outcomes.filter((o) => o.status === null).length;
       // Another API process of the deployment takes the key's next request, and reads the figures.
       api = await spawnService(env, 'api');
-      await load.sendOne('cache-query', api.url);
+      load.retarget(api.url);
+      await load.sendOne('cache-query');
       const books = await reconcile(outcomes, world.storage, api.url, account, before, 30_000);
       console.log(`      ${books.answered} requests answered, ${unanswered} left unanswered by the kill; ${books.audited} of the answered in the audit log once, `
         + `${books.auditedTwice} twice; ${books.usageTotal} in GET /v1/usage; ${books.counted} counted by their answers, `
