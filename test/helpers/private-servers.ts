@@ -42,7 +42,7 @@ process.once('exit', () => {
 /**
  * Starts a Redis with append-only-file persistence fsynced on every write (`appendfsync
  * always`): what a deployment needs so that a restart, graceful or not, loses nothing Redis
- * acknowledged (docs/resilience.md, "Faults"). No RDB snapshots: the AOF alone is replayed at
+ * acknowledged (docs/resilience.md, "Redis persistence"). No RDB snapshots: the AOF alone is replayed at
  * start. `persistent: false`: no persistence at all, a Redis that restarts empty.
  */
 export async function startPrivateRedis(options: { persistent: boolean } = { persistent: true }): Promise<PrivateServer> {
@@ -73,11 +73,14 @@ export async function startPrivateMariaDb(): Promise<PrivateServer> {
     await run('mariadb-install-db', ['--no-defaults', `--datadir=${data}`, '--auth-root-authentication-method=normal', '--skip-test-db', ...user, ...server]);
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
+    directories.delete(dir);
     throw error;
   }
   const args = ['--no-defaults', ...user, `--datadir=${data}`, `--port=${port}`, '--bind-address=127.0.0.1', `--socket=${path.join(dir, 'mariadb.sock')}`,
     `--pid-file=${path.join(dir, 'mariadb.pid')}`, `--log-error=${log}`, '--skip-log-bin', '--max-connections=500', ...server];
-  return started(new Server(port, `mysql://root@127.0.0.1:${port}`, dir, () => spawn('mariadbd', args, { stdio: 'ignore' }),
+  // Debian installs mariadbd in /usr/sbin, which a user's PATH may lack.
+  const env = { ...process.env, PATH: `${process.env.PATH ?? ''}:/usr/sbin:/usr/local/sbin` };
+  return started(new Server(port, `mysql://root@127.0.0.1:${port}`, dir, () => spawn('mariadbd', args, { stdio: 'ignore', env }),
     () => mariaDbAnswers(port), () => readTail(log)));
 }
 
