@@ -34,10 +34,13 @@ export interface PrivateServer {
 
 const running = new Set<ChildProcess>();
 const directories = new Set<string>();
-process.once('exit', () => {
+function removeAll(): void {
   for (const child of running) child.kill('SIGKILL');
   for (const dir of directories) rmSync(dir, { recursive: true, force: true });
-});
+}
+process.once('exit', removeAll);
+// Node ends on SIGTERM without 'exit' (mocha's SIGINT handler exits, which emits it): the servers would outlive the run.
+process.once('SIGTERM', () => process.exit(143));
 
 /**
  * Starts a Redis with append-only-file persistence fsynced on every write (`appendfsync

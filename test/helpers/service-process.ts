@@ -18,6 +18,12 @@ export interface ServiceProcess {
   kill(): Promise<void>;
 }
 
+/** Processes still running when the test process exits are killed then, not left serving. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 /**
  * `npm start` as a user runs it (`node dist/src/main.js`), in a process of its own on a free
  * port; or `npm run api` (role `api`), or `npm run worker` (role `worker`, whose probes and
@@ -38,7 +44,11 @@ export async function spawnService(overrides: Record<string, string> = {}, role:
   };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  running.add(child);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => {
+    running.delete(child);
+    resolve();
+  }));
   const url = `http://127.0.0.1:${port}`;
   let gone = false;
   void exited.then(() => { gone = true; });
