@@ -50,6 +50,8 @@ import { AlertEvaluator } from './alerts/alert-evaluator.js';
 import { NotificationDispatcher } from './notify/dispatcher.js';
 import { emailConfigured } from './notify/email-sender.js';
 import { QuotaReader } from './usage/quota-month.js';
+import { StoredDocuments } from './index/stored-documents.js';
+import { TavilyService } from './compat/tavily-service.js';
 import { ROUTES } from './http/routes/index.js';
 
 export interface RunningService {
@@ -185,12 +187,15 @@ export async function startService(config: Config, role: Role, logger: Logger, o
       emailEnabled: emailConfigured(config), getAccount: (id) => keys.getAccount(id),
     });
     // Every route reaches storage, Redis and the queues through these, and only through these.
+    const search = new SearchService({
+      cache: resultCache, queue: queues.search, events: queueEvents.search, clock, logger,
+      cacheTtlSeconds: config.search.cacheTtlSeconds, shutdownSignal: shutdown.signal,
+    });
+    const extract = new ExtractService(queues.extract, queueEvents.extract, shutdown.signal);
+    const documents = new StoredDocuments(storage.db);
     const services: Services = {
-      search: new SearchService({
-        cache: resultCache, queue: queues.search, events: queueEvents.search, clock, logger,
-        cacheTtlSeconds: config.search.cacheTtlSeconds, shutdownSignal: shutdown.signal,
-      }),
-      extract: new ExtractService(queues.extract, queueEvents.extract, shutdown.signal),
+      search,
+      extract,
       validate: new ValidateService(queues.validate, queueEvents.validate, shutdown.signal),
       index: new IndexService(queues.index, queueEvents.index, shutdown.signal),
       crawls: new CrawlService(storage.db, queues.crawl, config.crawlMaxUnfinished),
@@ -207,6 +212,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
         firingAlerts: (scope, now) => alerts.firing(scope, now),
       }),
       alerts,
+      tavily: new TavilyService({ search, extract, documents }),
       metrics,
       version: VERSION,
       accepting: () => accepting,

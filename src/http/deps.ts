@@ -23,6 +23,7 @@ import type { SearchService } from '../search/search-service.js';
 import type { IndexService } from '../index/index-service.js';
 import type { ExtractService } from '../extract/extract-service.js';
 import type { ValidateService } from '../validate/validate-service.js';
+import type { TavilyService } from '../compat/tavily-service.js';
 
 /**
  * What route handlers work with: a service per feature, and what the probes and the OpenAPI
@@ -47,6 +48,8 @@ export interface Services {
   live: LiveMetricsService;
   /** /v1/alerts: definitions, history, deliveries, test notifications. */
   alerts: AlertService;
+  /** /compat/tavily: Tavily's search and extract on the service's own. */
+  tavily: TavilyService;
   /** The Prometheus registry /metrics exposes. */
   metrics: Metrics;
   version: string;

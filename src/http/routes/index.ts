@@ -16,6 +16,7 @@ import { createKey, getKey, getKeyUsage, listKeys, revokeKey, rotateKey, whoami 
 import { createServiceAccount, listServiceAccounts } from './service-accounts.js';
 import { createAlert, deleteAlert, getAlert, getAlertDeliveries, getAlertHistory, listAlerts, replaceAlert, rotateAlertSecret, testAlert } from './alerts.js';
 import { createAccount, getAccount, getPlans, listAccounts, updateAccount } from './accounts.js';
+import { postTavilyExtract, postTavilySearch } from './compat-tavily.js';
 import { createDashboard, deleteDashboard, exportDashboardGrafana, getDashboard, listDashboards, replaceDashboard } from './dashboards.js';
 
 let openApiDocument: object | undefined;
@@ -45,4 +46,5 @@ export const ROUTES: readonly Route[] = [
   createServiceAccount, listServiceAccounts,
   createAccount, listAccounts, getAccount, updateAccount, getPlans,
   getOpenApi, getErrorDocs, getLivez, getReadyz, getMetrics,
+  postTavilySearch, postTavilyExtract,
 ];
