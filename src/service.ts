@@ -52,6 +52,7 @@ import { emailConfigured } from './notify/email-sender.js';
 import { QuotaReader } from './usage/quota-month.js';
 import { StoredDocuments } from './index/stored-documents.js';
 import { TavilyService } from './compat/tavily-service.js';
+import { ExaService } from './compat/exa-service.js';
 import { ROUTES } from './http/routes/index.js';
 
 export interface RunningService {
@@ -213,6 +214,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
       }),
       alerts,
       tavily: new TavilyService({ search, extract, documents }),
+      exa: new ExaService({ search, extract, documents }),
       metrics,
       version: VERSION,
       accepting: () => accepting,

@@ -24,6 +24,7 @@ import type { IndexService } from '../index/index-service.js';
 import type { ExtractService } from '../extract/extract-service.js';
 import type { ValidateService } from '../validate/validate-service.js';
 import type { TavilyService } from '../compat/tavily-service.js';
+import type { ExaService } from '../compat/exa-service.js';
 
 /**
  * What route handlers work with: a service per feature, and what the probes and the OpenAPI
@@ -50,6 +51,8 @@ export interface Services {
   alerts: AlertService;
   /** /compat/tavily: Tavily's search and extract on the service's own. */
   tavily: TavilyService;
+  /** /compat/exa: Exa's search and contents on the service's own. */
+  exa: ExaService;
   /** The Prometheus registry /metrics exposes. */
   metrics: Metrics;
   version: string;

@@ -17,6 +17,7 @@ import { createServiceAccount, listServiceAccounts } from './service-accounts.js
 import { createAlert, deleteAlert, getAlert, getAlertDeliveries, getAlertHistory, listAlerts, replaceAlert, rotateAlertSecret, testAlert } from './alerts.js';
 import { createAccount, getAccount, getPlans, listAccounts, updateAccount } from './accounts.js';
 import { postTavilyExtract, postTavilySearch } from './compat-tavily.js';
+import { postExaContents, postExaSearch } from './compat-exa.js';
 import { createDashboard, deleteDashboard, exportDashboardGrafana, getDashboard, listDashboards, replaceDashboard } from './dashboards.js';
 
 let openApiDocument: object | undefined;
@@ -47,4 +48,5 @@ export const ROUTES: readonly Route[] = [
   createAccount, listAccounts, getAccount, updateAccount, getPlans,
   getOpenApi, getErrorDocs, getLivez, getReadyz, getMetrics,
   postTavilySearch, postTavilyExtract,
+  postExaSearch, postExaContents,
 ];
