@@ -53,6 +53,8 @@ import { QuotaReader } from './usage/quota-month.js';
 import { StoredDocuments } from './index/stored-documents.js';
 import { TavilyService } from './compat/tavily-service.js';
 import { ExaService } from './compat/exa-service.js';
+import { FirecrawlService } from './compat/firecrawl-service.js';
+import { ExtractBatches } from './extract/extract-batches.js';
 import { ROUTES } from './http/routes/index.js';
 
 export interface RunningService {
@@ -194,12 +196,13 @@ export async function startService(config: Config, role: Role, logger: Logger, o
     });
     const extract = new ExtractService(queues.extract, queueEvents.extract, shutdown.signal);
     const documents = new StoredDocuments(storage.db);
+    const crawls = new CrawlService(storage.db, queues.crawl, config.crawlMaxUnfinished);
     const services: Services = {
       search,
       extract,
       validate: new ValidateService(queues.validate, queueEvents.validate, shutdown.signal),
       index: new IndexService(queues.index, queueEvents.index, shutdown.signal),
-      crawls: new CrawlService(storage.db, queues.crawl, config.crawlMaxUnfinished),
+      crawls,
       cache: new CacheService(resultCache, clock),
       keys,
       keyUsage: new KeyUsageService(keys, usageMeter),
@@ -215,6 +218,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
       alerts,
       tavily: new TavilyService({ search, extract, documents }),
       exa: new ExaService({ search, extract, documents }),
+      firecrawl: new FirecrawlService({ search, extract, documents, crawls, batches: new ExtractBatches(queues.extract) }),
       metrics,
       version: VERSION,
       accepting: () => accepting,

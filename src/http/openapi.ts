@@ -37,6 +37,11 @@ export interface RouteDoc {
   vendor?: VendorErrorFormat;
   /** A body field the key may be sent in, for clients that send it there (Tavily's `api_key`); headers win. */
   keyInBody?: string;
+  /**
+   * Not counted against the quotas although its scope is metered: reading a job's progress
+   * (a Firecrawl batch), which clients poll; only its rate limit applies.
+   */
+  unmetered?: boolean;
 }
 
 type Json = Record<string, unknown>;

@@ -60,7 +60,8 @@ export async function startCompatSite(extraRoutes: Parameters<typeof startPageSe
     },
   ];
   const routes: Parameters<typeof startPageServer>[0] = {
-    ...Object.fromEntries(articles.map((a) => [a.path, html(articlePage(a))])),
+    // The tea article links to the coffee one from its text, so that its main content has a link.
+    ...Object.fromEntries(articles.map((a) => [a.path, html(articlePage(a, a.path === '/tea' ? '<p>For a stronger morning drink, read about <a href="/coffee">roasting coffee at home</a> instead, which takes longer but rewards the patience it asks for.</p>' : ''))])),
     ...extraRoutes,
   };
   const site = await startPageServer(routes);

@@ -18,6 +18,7 @@ import { createAlert, deleteAlert, getAlert, getAlertDeliveries, getAlertHistory
 import { createAccount, getAccount, getPlans, listAccounts, updateAccount } from './accounts.js';
 import { postTavilyExtract, postTavilySearch } from './compat-tavily.js';
 import { postExaContents, postExaSearch } from './compat-exa.js';
+import { FIRECRAWL_ROUTES } from './compat-firecrawl.js';
 import { createDashboard, deleteDashboard, exportDashboardGrafana, getDashboard, listDashboards, replaceDashboard } from './dashboards.js';
 
 let openApiDocument: object | undefined;
@@ -49,4 +50,5 @@ export const ROUTES: readonly Route[] = [
   getOpenApi, getErrorDocs, getLivez, getReadyz, getMetrics,
   postTavilySearch, postTavilyExtract,
   postExaSearch, postExaContents,
+  ...FIRECRAWL_ROUTES,
 ];
