@@ -46,6 +46,11 @@ describe('compat: Firecrawl client', function () {
     const again = await firecrawl.scrape(s.url('/tea'));
     expect(again.metadata?.cacheState).to.equal('hit');
     expect(again.html).to.equal(undefined);
+    // The page as received is not stored: asking for it reads the page again, navigation and all.
+    const raw = await firecrawl.scrape(s.url('/tea'), { formats: ['rawHtml', 'markdown'] });
+    expect(raw.rawHtml).to.include('<nav><a href="/">Home</a>').and.include('<title>Brewing green tea</title>');
+    expect(raw.markdown).to.include('second infusion');
+    expect(raw.metadata?.cacheState).to.equal('miss');
   });
 
   it('warns of what it ignores and refuses what it cannot honour, as SdkError', async () => {
@@ -53,11 +58,11 @@ describe('compat: Firecrawl client', function () {
     expect(warned.warning).to.include('waitFor ignored');
     expect(warned.metadata?.cacheState).to.equal('miss');
 
-    const raw = await firecrawl.scrape(s.url('/tea'), { formats: ['rawHtml'] }).then(() => undefined, (e: unknown) => e);
-    expect(raw).to.be.instanceOf(SdkError);
-    expect((raw as SdkError).status).to.equal(400);
-    expect((raw as SdkError).code).to.equal('INVALID_PARAMETER');
-    expect((raw as SdkError).message).to.include('raw HTML is not kept');
+    const summary = await firecrawl.scrape(s.url('/tea'), { formats: ['summary'] }).then(() => undefined, (e: unknown) => e);
+    expect(summary).to.be.instanceOf(SdkError);
+    expect((summary as SdkError).status).to.equal(400);
+    expect((summary as SdkError).code).to.equal('INVALID_PARAMETER');
+    expect((summary as SdkError).message).to.include('per-page summaries are not generated');
 
     const missing = await firecrawl.scrape(s.url('/missing')).then(() => undefined, (e: unknown) => e);
     expect((missing as SdkError).code).to.equal('URL_UNREACHABLE');

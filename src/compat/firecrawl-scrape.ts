@@ -20,8 +20,8 @@ export interface FirecrawlScrapeOptions {
   [option: string]: unknown;
 }
 
-/** The formats a scrape can give: the main content as Markdown or safe HTML, and its links. */
-export type ContentFormat = 'markdown' | 'html' | 'links';
+/** The formats a scrape can give: the main content as Markdown or safe HTML, its links, the page's HTML as received. */
+export type ContentFormat = 'markdown' | 'html' | 'links' | 'rawHtml';
 
 export interface ScrapePlan {
   formats: ContentFormat[];
@@ -62,7 +62,7 @@ const REFUSED: Readonly<Record<string, string>> = {
   toolDetail: 'no tool discovery',
 };
 
-const FORMATS: ReadonlySet<string> = new Set(['markdown', 'html', 'links']);
+const FORMATS: ReadonlySet<string> = new Set(['markdown', 'html', 'links', 'rawHtml']);
 
 /** What an option's value asks for: absent, false and empty lists ask for nothing. */
 function asksFor(value: unknown): boolean {
@@ -89,8 +89,7 @@ export function scrapePlan(options: FirecrawlScrapeOptions, prefix = ''): Scrape
   for (const format of options.formats ?? ['markdown']) {
     const type = typeof format === 'string' ? format : format.type;
     if (!FORMATS.has(type)) {
-      const reason = type === 'rawHtml' ? 'the page\'s raw HTML is not kept; html gives its content as safe HTML'
-        : type === 'summary' ? 'per-page summaries are not generated' : 'only markdown, html and links are given';
+      const reason = type === 'summary' ? 'per-page summaries are not generated' : 'only markdown, html, rawHtml and links are given';
       throw unsupported(name('formats'), reason, type);
     }
     if (!formats.includes(type as ContentFormat)) formats.push(type as ContentFormat);
@@ -110,6 +109,7 @@ export function scrapePlan(options: FirecrawlScrapeOptions, prefix = ''): Scrape
       extract_links: formats.includes('links'),
       clean_html: options.onlyMainContent ?? true,
       options: { timeout, preserve_formatting: false, min_content_length: 0, max_age: maxAge },
+      ...(formats.includes('rawHtml') ? { raw_html: true } : {}),
     }),
   };
 }
@@ -117,6 +117,7 @@ export function scrapePlan(options: FirecrawlScrapeOptions, prefix = ''): Scrape
 export interface FirecrawlDocument {
   markdown?: string;
   html?: string;
+  rawHtml?: string;
   links?: string[];
   metadata: Record<string, string | number>;
   warning?: string;
@@ -146,7 +147,17 @@ export function firecrawlDocument(url: string, formats: readonly ContentFormat[]
   if (formats.includes('markdown')) document.markdown = content;
   if (formats.includes('html')) document.html = formats.includes('markdown') ? html ?? '' : content;
   if (formats.includes('links')) document.links = (page.links ?? []).map((l) => l.url);
+  if (formats.includes('rawHtml')) document.rawHtml = page.raw_html ?? '';
   return document;
+}
+
+/** The formats an extraction request gives, as Firecrawl names them (a batch's pages are read back from their requests). */
+export function formatsOf(request: ExtractRequest): ContentFormat[] {
+  return [
+    request.format === 'html' ? 'html' : 'markdown',
+    ...(request.extract_links ? ['links' as const] : []),
+    ...(request.raw_html ? ['rawHtml' as const] : []),
+  ];
 }
 
 /** options.max_age that serves the extraction just made to a second rendering of it. */

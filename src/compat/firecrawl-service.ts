@@ -7,7 +7,6 @@ import type { Caller, Principal } from '../auth/principal.js';
 import type { SearchService } from '../search/search-service.js';
 import type { ExtractService } from '../extract/extract-service.js';
 import type { ExtractBatches } from '../extract/extract-batches.js';
-import type { ExtractResult } from '../extract/types.js';
 import type { CrawlService } from '../crawl/crawl-service.js';
 import type { CrawlRequest } from '../crawl/crawl-options.js';
 import type { CrawlView } from '../crawl/crawl-view.js';
@@ -16,7 +15,7 @@ import type { SearchRequest } from '../search/types.js';
 import type { Recency } from '../search/upstream/result-filters.js';
 import { CUSTOM_FORMATS } from '../schema/formats.js';
 import { ignored, partOf, unsupported, type CompatAnswer } from './compat-answer.js';
-import { firecrawlDocument, scrapePlan, secondRenderingMaxAge, type FirecrawlDocument, type FirecrawlScrapeOptions } from './firecrawl-scrape.js';
+import { firecrawlDocument, formatsOf, scrapePlan, secondRenderingMaxAge, type FirecrawlDocument, type FirecrawlScrapeOptions } from './firecrawl-scrape.js';
 import { searchResultOf } from './search-answer.js';
 import { pathPattern } from './path-patterns.js';
 
@@ -157,11 +156,7 @@ export class FirecrawlService {
   async batchStatus(principal: Principal, id: string): Promise<FirecrawlJobStatus> {
     const batch = await this.deps.batches.get(principal, id);
     const done = batch.pages.filter((p) => p.state === 'completed');
-    const data = done.map((p, i) => {
-      const result = p.result!;
-      const formats = result.links === undefined ? [] : ['links' as const];
-      return firecrawlDocument(p.url, [looksLikeHtml(result) ? 'html' : 'markdown', ...formats], result, `${id}-${i}`);
-    });
+    const data = done.map((p) => firecrawlDocument(p.url, formatsOf(p.request!), p.result!, `${id}-${batch.pages.indexOf(p)}`));
     return {
       success: true,
       status: batch.pages.some((p) => p.state === 'pending') ? 'scraping' : 'completed',
@@ -279,7 +274,7 @@ export class FirecrawlService {
     let html: string | undefined;
     if (formats.includes('markdown') && formats.includes('html')) {
       const rendered = await this.deps.extract.extract(partOf(caller, 1000), {
-        ...request, format: 'html', extract_links: false, options: { ...request.options, max_age: secondRenderingMaxAge(page) },
+        ...request, format: 'html', extract_links: false, raw_html: false, options: { ...request.options, max_age: secondRenderingMaxAge(page) },
       }, arrivedAt);
       html = rendered.content as string;
     }
@@ -289,11 +284,6 @@ export class FirecrawlService {
 
 function withWarning<T extends object>(body: T, warnings: string[]): CompatAnswer<T & { warning?: string }> {
   return { body: warnings.length > 0 ? { ...body, warning: warnings.join('; ') } : body, warnings };
-}
-
-/** A batch page's format, which its job alone records. */
-function looksLikeHtml(result: ExtractResult): boolean {
-  return typeof result.content === 'string' && /^\s*</.test(result.content);
 }
 
 function crawlStatusOf(view: CrawlView): FirecrawlJobStatus['status'] {

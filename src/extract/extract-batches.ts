@@ -20,6 +20,8 @@ interface BatchJobData extends JobEnvelope<ExtractRequest> {
 
 export interface BatchPage {
   url: string;
+  /** What was asked of the page (undefined once its job is dropped). */
+  request?: ExtractRequest;
   /** pending: queued, running or to be retried. */
   state: 'pending' | 'completed' | 'failed';
   result?: ExtractResult;
@@ -65,11 +67,12 @@ export class ExtractBatches {
     const pages = jobs.map((job): BatchPage => {
       // A job dropped with its results (past retention) reads as a failed page.
       if (!job) return { url: '', state: 'failed', error: new ApiError('NOT_FOUND', { resource: 'batch_page', id }, 'This page\'s result is no longer kept.') };
-      const url = job.data.input.url;
-      if (!job.finishedOn) return { url, state: 'pending' };
+      const request = job.data.input;
+      const { url } = request;
+      if (!job.finishedOn) return { url, request, state: 'pending' };
       lastFinished = Math.max(lastFinished, job.finishedOn);
-      if (job.failedReason) return { url, state: 'failed', error: ApiError.fromJSON(job.failedReason) ?? new ApiError('INTERNAL_SERVER_ERROR', { incident_id: `${id}-${job.data.batch.index}` }) };
-      return { url, state: 'completed', result: job.returnvalue as ExtractResult };
+      if (job.failedReason) return { url, request, state: 'failed', error: ApiError.fromJSON(job.failedReason) ?? new ApiError('INTERNAL_SERVER_ERROR', { incident_id: `${id}-${job.data.batch.index}` }) };
+      return { url, request, state: 'completed', result: job.returnvalue as ExtractResult };
     });
     return { id, createdAt: new Date(owner.created_at), expiresAt: new Date(lastFinished + BATCH_RETENTION_S * 1000), pages };
   }
