@@ -83,7 +83,7 @@ export interface FirecrawlJobErrors {
 }
 
 /** Documents per page of a crawl's status: the rest is reached by its `next` URL. */
-export const CRAWL_PAGE_SIZE = 100;
+const CRAWL_PAGE_SIZE = 100;
 /** Results a search returns at most (the native max_results). */
 const MAX_RESULTS = 20;
 const DEFAULT_SEARCH_LIMIT = 5;

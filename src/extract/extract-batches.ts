@@ -12,7 +12,7 @@ import { jobEnvelope, type JobEnvelope } from '../queue/queues.js';
 import type { ExtractRequest, ExtractResult } from './types.js';
 
 /** How long a batch's results are kept after its jobs finish. */
-export const BATCH_RETENTION_S = 24 * 3600;
+const BATCH_RETENTION_S = 24 * 3600;
 
 interface BatchJobData extends JobEnvelope<ExtractRequest> {
   batch: { id: string; index: number; total: number; account_id: string | null; created_at: number };
