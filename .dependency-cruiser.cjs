@@ -5,13 +5,13 @@
  *
  *   entry points   src/main.ts, src/lifecycle.ts, src/service.ts (the one wiring place), workers/, src/cli/
  *   edges          src/http (Koa), src/jobs (BullMQ processors)
- *   features       alerts, auth, cache, compat, crawl, extract, index, monitor, notify, page, search, usage, validate: services and repositories
+ *   features       alerts, auth, cache, compat, crawl, extract, index, monitor, notify, page, search, summarize, usage, validate: services and repositories
  *   domain         html, text, ranking, stance, summary: pure code, no I/O, no threads
  *   infrastructure storage, fetch, queue, redis, metrics, log, net, schema, errors; and src/pool, which
  *                  runs domain code in threads and knows its tasks by type only
  */
 const DOMAIN = '^src/(html|text|ranking|stance|summary)/';
-const FEATURES = '^src/(alerts|auth|cache|compat|crawl|extract|index|monitor|notify|page|search|usage|validate)/';
+const FEATURES = '^src/(alerts|auth|cache|compat|crawl|extract|index|monitor|notify|page|search|summarize|usage|validate)/';
 const INFRASTRUCTURE = '^src/(storage|fetch|queue|redis|metrics|log|net|schema|errors)/';
 const IO_PACKAGES = 'node_modules/(kysely|mysql2|ioredis|bullmq|undici|piscina|koa|@koa)/';
 const ENTRY_POINTS = '^src/(main|lifecycle|service)\\.ts$';
@@ -94,6 +94,20 @@ module.exports = {
       comment: 'Piscina tasks run in threads with no connections: nothing they load may reach MySQL, Redis, the queue or the network.',
       from: { path: '^workers/pool/' },
       to: { path: ['^src/(storage|fetch|queue|redis|http|jobs)/', IO_PACKAGES], reachable: true },
+    },
+    {
+      name: 'client-is-standalone',
+      severity: 'error',
+      comment: 'clients/typescript is a package of its own, published apart from the service: it imports nothing of the repository but its own files (its types come from the OpenAPI document).',
+      from: { path: '^clients/' },
+      to: { path: '^(src|workers|test|bench|scripts)/' },
+    },
+    {
+      name: 'client-for-callers-only',
+      severity: 'error',
+      comment: 'The typed client is for code that calls the API as a client does: the command line and the MCP server. The service itself calls its services, not its own HTTP API.',
+      from: { path: '^src/', pathNot: ['^src/cli/', '^src/mcp/'] },
+      to: { path: '^clients/' },
     },
     {
       name: 'migrations-are-frozen',

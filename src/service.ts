@@ -40,6 +40,8 @@ import { SearchService } from './search/search-service.js';
 import { IndexService } from './index/index-service.js';
 import { ExtractService } from './extract/extract-service.js';
 import { ValidateService } from './validate/validate-service.js';
+import { SummarizeService } from './summarize/summarize-service.js';
+import { McpEndpoint } from './mcp/mcp-endpoint.js';
 import { CacheService } from './cache/cache-service.js';
 import { KeyUsageService } from './usage/key-usage-service.js';
 import { MysqlDocumentIndex } from './index/mysql-document-index.js';
@@ -189,6 +191,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
       db: storage.db, clock, dispatcher: notifications, endpoints: new Set(ROUTES.map((route) => route.path)), allowedCidrs: config.fetch.allowedCidrs,
       emailEnabled: emailConfigured(config), getAccount: (id) => keys.getAccount(id),
     });
+    const mcp = new McpEndpoint();
     // Every route reaches storage, Redis and the queues through these, and only through these.
     const search = new SearchService({
       cache: resultCache, queue: queues.search, events: queueEvents.search, clock, logger,
@@ -201,6 +204,8 @@ export async function startService(config: Config, role: Role, logger: Logger, o
       search,
       extract,
       validate: new ValidateService(queues.validate, queueEvents.validate, shutdown.signal),
+      summarize: new SummarizeService(queues.summarize, queueEvents.summarize, shutdown.signal),
+      mcp,
       index: new IndexService(queues.index, queueEvents.index, shutdown.signal),
       crawls,
       cache: new CacheService(resultCache, clock),
@@ -238,7 +243,9 @@ export async function startService(config: Config, role: Role, logger: Logger, o
       clock,
       services,
     });
-    http = await listen(config, app.callback());
+    const handler = app.callback();
+    mcp.attach(handler);
+    http = await listen(config, handler);
     closeApi = async () => {
       await Promise.all([auditCapture?.close(), usageRecorder.close(), keyCache.close(), resultCache.close().then(() => near?.close())]);
       await Promise.all(WAITED_QUEUE_NAMES.map((name) => queueEvents[name].close()));

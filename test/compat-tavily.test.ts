@@ -115,6 +115,12 @@ describe('compat: Tavily clients', function () {
       const warnings = warned.headers.get('x-compat-warning');
       expect(warnings).to.include('include_images ignored').and.include('topic ignored').and.include('days 3 widened to 7');
 
+      // chunks_per_source maps onto the native one: content is the best passages.
+      const chunked = await call(base, '/search', { key: s.key, body: { query: `green tea ${s.marker}`, chunks_per_source: 2 } });
+      expect(chunked.status).to.equal(200);
+      expect(chunked.headers.get('x-compat-warning')).to.equal(null);
+      expect(chunked.json.results.find((r: { url: string }) => r.url === s.url('/tea')).content).to.include(s.marker);
+
       const refused = await call(base, '/search', { key: s.key, body: { query: 'green tea', start_date: '2025-01-01' } });
       expect(refused.status).to.equal(400);
       expect(refused.headers.get('x-error-code')).to.equal('INVALID_PARAMETER');

@@ -44,6 +44,24 @@ describe('extractive summary', () => {
     expect(summary({ query: 'the of and' })).to.deep.equal([]);
   });
 
+  it('without a query, takes the sentences about what the sources are mostly about', () => {
+    const text = [
+      'Glaciers in the Alps lost a tenth of their ice over two summers.',
+      'The retreat of glaciers in the Alps exposes loose rock on the slopes.',
+      'A local bakery sells croissants to hikers every morning.',
+      'Scientists expect most small glaciers in the Alps to vanish this century.',
+    ].join(' ');
+    const sentences = summary({ query: '', sources: [{ n: 1, passages: [text] }], maxSentences: 2 });
+    expect(sentences).to.have.length(2);
+    for (const sentence of sentences) expect(sentence.text).to.match(/glaciers in the Alps/i);
+  });
+
+  it('takes whole sentences while they stay within maxWords', () => {
+    const sentences = summary({ maxWords: 12 });
+    expect(sentences).to.deep.equal([{ text: 'Lithium-ion batteries degrade faster at high temperatures.', citations: [1, 3] }]);
+    expect(summary({ maxWords: 5 })).to.deep.equal([]);
+  });
+
   it('works on Japanese text', () => {
     const sentences = extractiveSummary({
       query: '研究者 開発', language: 'ja', maxSentences: 3,

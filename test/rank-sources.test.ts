@@ -1,6 +1,9 @@
 import { expect } from 'chai';
 import { analyzeQuery } from '../src/text/analyze.js';
-import { CALIBRATION, RANKING_WEIGHTS, rankSources, rankSourcesWith, type RankSourcesInput, type SourceCandidate } from '../src/ranking/rank-sources.js';
+import { CALIBRATION, RANKING_WEIGHTS, RELEVANCE_FLOOR, rankSources, rankSourcesWith, type RankSourcesInput, type SourceCandidate } from '../src/ranking/rank-sources.js';
+
+/** The ranking without the relevance floor: the order and scores of weak candidates too. */
+const rankAll = (i: RankSourcesInput) => rankSourcesWith(i, RANKING_WEIGHTS, CALIBRATION, undefined, true, 0);
 
 const NOW = Date.UTC(2026, 5, 1);
 const DAY = 86_400_000;
@@ -65,7 +68,7 @@ describe('rankSources', () => {
     const ranked = rankSources(input('quantum computing error correction', candidates, { maxPerDomain: 2, limit: 3 }));
     expect(ranked.map((r) => candidates[r.candidate]!.domain)).to.deep.equal(['big.example', 'big.example', 'big.example']);
     // With room for it, the weak page comes last, as its score says.
-    const all = rankSources(input('quantum computing error correction', candidates, { maxPerDomain: 2, limit: 4 }));
+    const all = rankAll(input('quantum computing error correction', candidates, { maxPerDomain: 2, limit: 4 }));
     expect(all[3]!.candidate).to.equal(3);
   });
 
@@ -151,7 +154,7 @@ describe('rankSources', () => {
   });
 
   it('gives confidences within 0..1 that grow with relevance', () => {
-    const ranked = rankSources(input('antibiotic resistance in hospital bacteria', [
+    const ranked = rankAll(input('antibiotic resistance in hospital bacteria', [
       candidate('https://a.example/1', 'Antibiotic resistance in hospital bacteria is rising: resistant bacteria spread in hospital wards.'),
       candidate('https://b.example/1', `Antibiotic use is discussed. ${OTHER_FILLER}`),
       candidate('https://c.example/1', FILLER),
@@ -187,12 +190,25 @@ describe('rankSources', () => {
 
   it('handles no candidates and candidates matching nothing', () => {
     expect(rankSources(input('anything', []))).to.deep.equal([]);
-    const ranked = rankSources(input('zebra migration', [candidate('https://a.example/1', FILLER), candidate('https://b.example/1', 'Nothing relevant at all.')]));
+    const weak = [candidate('https://a.example/1', FILLER), candidate('https://b.example/1', 'Nothing relevant at all.')];
+    const ranked = rankAll(input('zebra migration', weak));
     expect(ranked.map((r) => r.candidate)).to.deep.equal([0, 1]);
     for (const r of ranked) {
       expect(r.score).to.equal(0);
       expect(r.confidence).to.be.below(0.1);
     }
-    expect(rankSources(input('!!!', [candidate('https://a.example/1', FILLER)]))).to.have.length(1);
+    // Under the floor they are not returned at all, nor is anything for a query without a term.
+    expect(rankSources(input('zebra migration', weak))).to.deep.equal([]);
+    expect(rankSources(input('!!!', [candidate('https://a.example/1', FILLER)]))).to.deep.equal([]);
+  });
+
+  it('returns no source below the relevance floor: one of four equally rare query words is not enough, two are', () => {
+    expect(RELEVANCE_FLOOR).to.be.within(0.25, 0.5);
+    const pie = candidate('https://pie.example/1', 'Weave strips of dough into a lattice over the cherries and bake the pie.');
+    const crystals = candidate('https://crystal.example/1', 'A lattice gauge model of crystals was weighed against the cherries of the orchard.');
+    // Every query word weighs the same here (input()): the pie page holds a quarter of their weight.
+    const ranked = rankSources(input('quantum chromodynamics lattice gauge', [pie, crystals]));
+    expect(ranked.map((r) => r.candidate)).to.deep.equal([1]);
+    expect(rankAll(input('quantum chromodynamics lattice gauge', [pie, crystals])).map((r) => r.candidate)).to.deep.equal([1, 0]);
   });
 });

@@ -3,6 +3,13 @@ import { call, startTestService, type TestService } from './helpers/service.js';
 import { freshDatabase } from './helpers/run-scope.js';
 import { startJsonServer, type JsonRequest, type JsonReply, type JsonServer } from './helpers/json-server.js';
 import { html, startPageServer, type PageServer } from './helpers/page-server.js';
+import { expectSchema } from './helpers/response-schema.js';
+import { countAsDocumented } from './helpers/token-count.js';
+
+/** A search answer's count as docs/api.md (Token budgets) states it. */
+function searchTokens(data: { summary: string; sources: { url: string; title: string; snippet?: string; chunks?: string[] }[] }): number {
+  return countAsDocumented([data.summary, ...data.sources.flatMap((s) => [s.title, s.url, ...(s.chunks ?? [s.snippet ?? ''])])]);
+}
 
 // Every server contacted is started here on 127.0.0.1: a page server for deep search, a fake
 // SearXNG (its JSON search API) and a fake OpenAI-compatible chat-completions endpoint.
@@ -13,6 +20,13 @@ const recent = new Date(Date.now() - 2 * DAY).toISOString();
 function volcano(n: number, mountain: string, detail: string) {
   return { url: `https://volcano.example/report-${n}`, title: `Volcano report: ${mountain}`, content: `The volcanic eruption of ${mountain} sent ash high into the sky. ${detail}` };
 }
+
+const WAGGLE = [
+  'Honeybees tell their hive mates where flowers are with the waggle dance, performed on the vertical comb inside the dark hive. A forager that found a rich patch of flowers returns and dances among the other bees, which follow her movements closely and then fly out themselves.',
+  'The direction of the waggle run on the comb gives the direction of the flowers: the angle between the run and the vertical is the angle between the flowers and the sun as seen from the hive entrance. Bees correct the angle for the movement of the sun during the day.',
+  'The duration of the waggle run gives the distance to the flowers: each second of waggling means roughly a kilometre of flight for the honeybees of Europe. Dances for nearby flowers are short, and for flowers close to the hive the bees perform a round dance instead.',
+  'Researchers filmed thousands of waggle dances to measure how precisely honeybees encode distance and direction. They found that the dances of experienced foragers are more precise, and that followers average several runs of one dance before leaving the hive.',
+].join('\n\n');
 
 /** A small corpus where the right answers are known. */
 const CORPUS = [
@@ -33,6 +47,13 @@ const CORPUS = [
   { url: 'https://earth.example.io/ash', title: 'Living near a volcano', content: 'People living near an active volcano keep masks ready, since ash from a volcanic eruption harms the lungs.' },
   { url: 'https://bakery.example.fr/levain', title: 'Sourdough bread at home', content: 'A sourdough starter needs flour, water and patience. Feed the starter daily, and bake your bread when it doubles in a few hours.' },
   { url: 'https://bakery.example.co.uk/starter', title: 'Baking sourdough bread', content: 'Keep your sourdough starter warm and feed it each morning. Once it is bubbly, mix the dough and bake the bread the next day.' },
+  // A bracketed number of the text's own ("74 [14] years") must not read as a citation of the summary.
+  { url: 'https://cohort.example/heart-failure', title: 'Heart failure in a community cohort',
+    content: 'Patients were 4537 county residents (57% women; mean [SD] age, 74 [14] years) with a diagnosis of heart failure between 1979 and 2000. The incidence of heart failure did not change over time [3, 4].' },
+  // Long enough for several passages: chunks_per_source has more than one to return.
+  { url: 'https://bees.example/waggle-dance', title: 'The waggle dance of honeybees', content: WAGGLE },
+  // Shares one word ("lattice") with a query about physics it has nothing to do with.
+  { url: 'https://bakery.example.fr/lattice-pie', title: 'Cherry pie with a lattice crust', content: 'Weave the strips of dough into a lattice over the cherries, brush it with egg and bake the pie for forty minutes.' },
   { url: 'https://breadclub.example.com/sourdough', title: 'Our sourdough bread club', country: 'gb',
     content: 'Members share a sourdough starter and swap tips on bread. We meet in Leeds to bake together every month.' },
 ];
@@ -193,6 +214,61 @@ describe('POST /v1/search', function () {
     }
   });
 
+  it('keeps bracketed numbers of the sources\' own text from reading as citations, in every format', async () => {
+    for (const format of ['text', 'markdown', 'html']) {
+      const response = await search({ query: 'heart failure diagnosis age residents', format });
+      expect(response.status, JSON.stringify(response.json)).to.equal(200);
+      const { summary, sources } = response.json.data;
+      expect(summary).to.include('74 (14) years').and.include('mean [SD] age');
+      const cited = [...(summary as string).matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
+      expect(cited.length, summary).to.be.greaterThan(0);
+      for (const n of cited) expect(n, summary).to.be.within(1, sources.length);
+    }
+    const json = await search({ query: 'heart failure diagnosis age residents', format: 'json' });
+    expect(json.json.data.summary.sentences.map((s: { text: string }) => s.text).join(' ')).to.include('74 (14) years');
+  });
+
+  it('returns each source\'s best passages as chunks instead of a snippet', async () => {
+    const response = await search({ query: 'honeybees waggle dance flowers distance direction', chunks_per_source: 3, format: 'json' });
+    expect(response.status, JSON.stringify(response.json)).to.equal(200);
+    expectSchema('search.response', response.json.data);
+    const [first] = response.json.data.sources;
+    expect(first.url).to.equal('https://bees.example/waggle-dance');
+    expect(first).not.to.have.property('snippet');
+    expect(first.chunks).to.have.length(3);
+    for (const chunk of first.chunks) expect(WAGGLE).to.include(chunk);
+    const one = await search({ query: 'honeybees waggle dance flowers distance direction', chunks_per_source: 1 });
+    expect(one.json.data.sources[0].chunks).to.deep.equal([first.chunks[0]]);
+  });
+
+  it('fits max_tokens, counted as documented: sources kept from the first, texts cut at sentence bounds', async () => {
+    const body = { query: 'honeybees waggle dance flowers distance direction', chunks_per_source: 4, format: 'markdown' };
+    const whole = await search({ ...body, max_tokens: 100_000 });
+    expect(whole.json.data.truncated).to.equal(false);
+    const wholeTokens = searchTokens(whole.json.data);
+    expect(whole.json.data.budget).to.deep.equal({ max_tokens: 100_000, tokens: wholeTokens, omitted_tokens: 0 });
+    for (const budget of [Math.floor(wholeTokens / 2), 120]) {
+      const cut = await search({ ...body, max_tokens: budget });
+      expect(cut.status, JSON.stringify(cut.json)).to.equal(200);
+      expectSchema('search.response', cut.json.data);
+      const { data } = cut.json;
+      expect(data.truncated).to.equal(true);
+      const tokens = searchTokens(data);
+      expect(tokens).to.be.at.most(budget);
+      expect(data.budget).to.deep.equal({ max_tokens: budget, tokens, omitted_tokens: wholeTokens - tokens });
+      // The sources kept are the first ones of the whole answer; their chunks are its chunks' first sentences.
+      const urls = data.sources.map((s: { url: string }) => s.url);
+      expect(urls).to.deep.equal(whole.json.data.sources.slice(0, urls.length).map((s: { url: string }) => s.url));
+      data.sources.forEach((s: { chunks: string[] }, i: number) => {
+        s.chunks.forEach((chunk, k) => expect(whole.json.data.sources[i].chunks[k].replace(/\s+/g, ' ')).to.include(chunk));
+      });
+      for (const m of (data.summary as string).matchAll(/\[\[(\d+)\]\]/g)) expect(Number(m[1])).to.be.within(1, urls.length);
+    }
+    const snippets = await search({ query: 'moon tides', max_tokens: 60, format: 'text' });
+    expect(searchTokens(snippets.json.data)).to.be.at.most(60);
+    expect(snippets.json.data.truncated).to.equal(true);
+  });
+
   it('leaves sources and citations out when include_sources is false', async () => {
     const response = await search({ query: 'moon tides', include_sources: false, format: 'text' });
     expect(response.json.data).to.not.have.property('sources');
@@ -204,6 +280,11 @@ describe('POST /v1/search', function () {
     const nothing = await search({ query: 'xylophone quartz zeppelin' });
     expect(nothing.status).to.equal(422);
     expect(nothing.json.error.code).to.equal('NO_RESULTS_FOUND');
+    // One word in common is below the relevance floor: the pie page is no answer about physics.
+    const unrelated = await search({ query: 'quantum chromodynamics lattice gauge' });
+    expect(unrelated.status, JSON.stringify(unrelated.json.data?.sources)).to.equal(422);
+    expect(unrelated.json.error.code).to.equal('NO_RESULTS_FOUND');
+    expect((await search({ query: 'lattice crust for a cherry pie' })).json.data.sources[0].url).to.equal('https://bakery.example.fr/lattice-pie');
     const filtered = await search({ query: 'moon tides', domain_filter: { include: ['nowhere.example'] } });
     expect(filtered.json.error.code).to.equal('NO_RESULTS_FOUND');
   });

@@ -15,7 +15,8 @@
  *    documents and queries (SQLite FTS5 with the Porter stemmer, fts5-baseline.ts; other
  *    collections, and the index mixed: collections.ts);
  *  - attribution: among queries with a relevant document in the sources, the share whose summary
- *    cites one of them; and the share of all citations that point at a returned source;
+ *    cites one of them; the share of all citations that point at a returned source; and, the
+ *    same queries in format text, how many of the [n] an agent reads there do;
  *  - latency: uncached searches (enable_cache false), p50/p95/p99 at concurrency 1 and 16.
  * --million URL: a database holding SciFact plus a million synthetic passages in mode `test`
  * (`BENCH_MODE=test DATABASE_URL=URL node dist/bench/index/retrieval.js --million --keep`):
@@ -93,6 +94,8 @@ async function quality(bench: Bench): Promise<void> {
   let citingRelevant = 0;
   let citations = 0;
   let citationsOfReturned = 0;
+  let textCitations = 0;
+  let textCitationsOfReturned = 0;
   let failures = 0;
   // Plain BM25 on the same documents and queries (fts5-baseline.ts), printed beside the API's figure.
   const fts5 = new Fts5Bm25(loadCorpus().map((d) => ({ key: d.id, group: 'scifact', title: d.title || d.id, text: d.sentences.join(' ') })));
@@ -116,6 +119,13 @@ async function quality(bench: Bench): Promise<void> {
     const cited = (answer.data.summary.sentences as { citations: number[] }[]).flatMap((s) => s.citations);
     citations += cited.length;
     citationsOfReturned += cited.filter((n) => n >= 1 && n <= ranked.length).length;
+    // What an agent reads: every [n] of the text summary, the sources' own brackets included.
+    const text = await post(bench, '/v1/search', { query: query.text, max_results: 10, format: 'text', options: { enable_cache: false } });
+    const inText = [...(text.data.summary as string).matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
+    textCitations += inText.length;
+    const outside = inText.filter((n) => n < 1 || n > text.data.sources.length);
+    textCitationsOfReturned += inText.length - outside.length;
+    if (outside.length > 0) console.log(`query ${query.id}: the text summary cites ${outside.map((n) => `[${n}]`).join('')} of ${text.data.sources.length} sources`);
     if (ranked.some((id) => relevant.has(id))) {
       withRelevant++;
       if (cited.some((n) => relevant.has(ranked[n - 1] ?? ''))) citingRelevant++;
@@ -126,7 +136,8 @@ async function quality(bench: Bench): Promise<void> {
   console.log(`plain BM25 on the same documents and queries (SQLite FTS5, porter unicode61): nDCG@10 ${(baselineNdcg / judged).toFixed(4)}, Recall@10 ${(baselineRecall / judged).toFixed(4)}`);
   fts5.close();
   console.log(`attribution: ${withRelevant} queries with a relevant source; ${(citingRelevant / withRelevant * 100).toFixed(1)} % of them cite one in the summary;`
-    + ` ${citations} citations, ${(citationsOfReturned / citations * 100).toFixed(1)} % point at a returned source`);
+    + ` ${citations} citations, ${(citationsOfReturned / citations * 100).toFixed(1)} % point at a returned source;`
+    + ` in the text summaries ${textCitationsOfReturned} of ${textCitations} [n] point at a returned source`);
 }
 
 async function latency(bench: Bench, label: string): Promise<void> {

@@ -1,26 +1,29 @@
 /**
  * The client side of npm run crawl: POST /v1/crawl, GET and DELETE /v1/crawl/{id} through the
- * command-line tools' API client.
+ * typed client.
  */
-import { ApiClient } from './api-client.js';
-import type { CrawlView } from '../crawl/crawl-view.js';
+import type { Schemas, SevClient } from '../../clients/typescript/src/index.js';
+import { serviceClient } from './service-client.js';
+
+export type CrawlView = Schemas['crawl-job.response'];
+export type CrawlRequest = Schemas['crawl-create.request'];
 
 export class CrawlClient {
-  private readonly api: ApiClient;
+  private readonly api: SevClient;
 
   constructor(baseUrl: string, apiKey: string) {
-    this.api = new ApiClient(baseUrl, apiKey);
+    this.api = serviceClient(baseUrl, apiKey);
   }
 
-  start(body: Record<string, unknown>): Promise<CrawlView> {
-    return this.api.request('POST', '/v1/crawl', body);
+  start(body: CrawlRequest): Promise<CrawlView> {
+    return this.api.startCrawl(body);
   }
 
   get(id: string): Promise<CrawlView> {
-    return this.api.request('GET', `/v1/crawl/${encodeURIComponent(id)}`);
+    return this.api.crawl(id);
   }
 
   cancel(id: string): Promise<CrawlView> {
-    return this.api.request('DELETE', `/v1/crawl/${encodeURIComponent(id)}`);
+    return this.api.cancelCrawl(id);
   }
 }

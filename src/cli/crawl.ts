@@ -8,10 +8,10 @@
  * cancelled or failed, or the API refused it; 2 the command line is wrong.
  */
 import { parseArgs } from 'node:util';
-import { CrawlClient } from './crawl-client.js';
-import { apiBaseUrl, ApiRefused } from './api-client.js';
+import { CrawlClient, type CrawlRequest, type CrawlView } from './crawl-client.js';
+import { apiBaseUrl } from './service-client.js';
+import { SevError } from '../../clients/typescript/src/index.js';
 import { ProgressBar } from './progress-bar.js';
-import type { CrawlView } from '../crawl/crawl-view.js';
 
 const USAGE = `Usage: npm run crawl -- URL [URL...] [options]
 
@@ -31,7 +31,7 @@ const POLL_MS = 1000;
 const FINISHED = new Set(['completed', 'cancelled', 'failed']);
 
 /** The request body from the command line, or a usage error message. */
-function requestBody(argv: string[]): Record<string, unknown> | string {
+function requestBody(argv: string[]): CrawlRequest | string {
   let parsed;
   try {
     parsed = parseArgs({
@@ -52,7 +52,7 @@ function requestBody(argv: string[]): Record<string, unknown> | string {
   }
   const { values, positionals } = parsed;
   if (positionals.length === 0) return 'at least one URL is required';
-  const body: Record<string, unknown> = { urls: positionals };
+  const body: CrawlRequest = { urls: positionals };
   for (const [flag, field] of [['max-pages', 'max_pages'], ['max-depth', 'max_depth'], ['max-duration', 'max_duration']] as const) {
     const text = values[flag];
     if (text === undefined) continue;
@@ -88,7 +88,7 @@ async function main(): Promise<number> {
   try {
     crawl = await client.start(body);
   } catch (error) {
-    const details = error instanceof ApiRefused && error.details ? ` ${JSON.stringify(error.details)}` : '';
+    const details = error instanceof SevError && error.details ? ` ${JSON.stringify(error.details)}` : '';
     process.stderr.write(`refused: ${(error as Error).message}${details}\n`);
     return 1;
   }

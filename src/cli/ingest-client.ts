@@ -8,7 +8,8 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { INGEST_CHUNK, emptyCounts, type IngestCounts } from '../index/ingest.js';
 import type { IngestError } from '../index/ingest-document.js';
-import { ApiClient, ApiRefused } from './api-client.js';
+import { SevError, type Schemas, type SevClient } from '../../clients/typescript/src/index.js';
+import { serviceClient } from './service-client.js';
 
 /** Documents per request: the most the API indexes within the request. */
 export const BATCH_DOCUMENTS = INGEST_CHUNK;
@@ -68,6 +69,7 @@ export async function* readBatches(file: string): AsyncGenerator<Batch> {
   if (batch.documents.length > 0 || batch.unreadable.length > 0) yield batch;
 }
 
+/** What a batch's answer and its job's state, once polled, both tell. */
 interface IndexAnswer {
   job_id: string | null;
   state: string;
@@ -77,17 +79,18 @@ interface IndexAnswer {
 }
 
 export class IngestClient {
-  private readonly api: ApiClient;
+  private readonly api: SevClient;
 
   constructor(baseUrl: string, apiKey: string) {
-    this.api = new ApiClient(baseUrl, apiKey);
+    this.api = serviceClient(baseUrl, apiKey);
   }
 
   /** Indexes one batch, retrying transient failures; its errors carry file line numbers. */
   async send(batch: Batch): Promise<BatchOutcome> {
     const outcome: BatchOutcome = { counts: { ...emptyCounts(), rejected: batch.unreadable.length }, errors: [...batch.unreadable] };
     if (batch.documents.length === 0) return outcome;
-    const answer = await this.settle(await this.api.request<IndexAnswer>('POST', '/v1/index/documents', { documents: batch.documents }));
+    // The file's lines go as they are: the API checks each document and reports the bad ones.
+    const answer = await this.settle(await this.api.indexDocuments({ documents: batch.documents as Schemas['index-documents.request']['documents'] }));
     for (const [status, n] of Object.entries(answer.counts ?? emptyCounts()) as Array<[keyof IngestCounts, number]>) outcome.counts[status] += n;
     for (const error of answer.errors) outcome.errors.push({ line: batch.lines[error.index]!, field: error.field, reason: error.reason });
     outcome.errors.sort((a, b) => a.line - b.line);
@@ -99,9 +102,11 @@ export class IngestClient {
     let current = answer;
     while (current.state === 'queued' || current.state === 'running') {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-      current = await this.api.request<IndexAnswer>('GET', `/v1/index/jobs/${encodeURIComponent(answer.job_id!)}`);
+      current = await this.api.indexJob(answer.job_id!);
     }
-    if (current.state === 'failed') throw new ApiRefused(current.failure?.code ?? 'INTERNAL_SERVER_ERROR', current.failure?.message ?? 'the job failed');
+    if (current.state === 'failed') {
+      throw new SevError({ code: current.failure?.code ?? 'INTERNAL_SERVER_ERROR', message: current.failure?.message ?? 'the job failed', status: 0 });
+    }
     return current;
   }
 }

@@ -11,7 +11,8 @@
 import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
 import { countDocuments, IngestClient, readBatches, type LineError } from './ingest-client.js';
-import { apiBaseUrl, ApiRefused } from './api-client.js';
+import { apiBaseUrl } from './service-client.js';
+import { SevError } from '../../clients/typescript/src/index.js';
 import { emptyCounts, type IngestCounts } from '../index/ingest.js';
 import { ProgressBar } from './progress-bar.js';
 
@@ -55,7 +56,7 @@ async function main(): Promise<number> {
       bar.update({ done, total, errors: errors.length });
     }
   } catch (error) {
-    stopped = error instanceof ApiRefused ? error.message : String(error);
+    stopped = error instanceof SevError ? error.message : String(error);
   }
   bar.update({ done, total, errors: errors.length }, true);
   process.stdout.write(`${JSON.stringify({ total, done, counts, errors, ...(stopped ? { stopped } : {}) }, null, 2)}\n`);

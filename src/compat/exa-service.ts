@@ -127,7 +127,7 @@ export class ExaService {
         score: s.confidence,
         // A result the index does not hold (an upstream engine's) has no text here.
         ...(contents.text ? { text: (document?.text ?? '').slice(0, textLimit) } : {}),
-        ...(contents.highlights ? { highlights: [s.snippet.slice(0, highlightLimit)], highlightScores: [s.confidence] } : {}),
+        ...(contents.highlights ? { highlights: [(s.snippet ?? '').slice(0, highlightLimit)], highlightScores: [s.confidence] } : {}),
       };
     });
     return { warnings, body: { requestId: caller.requestId, resolvedSearchType: 'keyword', searchTime: Date.now() - arrivedAt, results } };

@@ -118,7 +118,8 @@ export class TavilyService {
         results: sources.map((s) => ({
           title: s.title,
           url: s.url,
-          content: s.snippet,
+          // With chunks_per_source, Tavily's content is the chunks, joined with [...].
+          content: s.chunks ? s.chunks.join(' [...] ') : s.snippet ?? '',
           score: s.confidence,
           raw_content: raw.get(s.url)?.text ?? null,
           ...(s.published_date ? { published_date: s.published_date } : {}),
@@ -174,7 +175,6 @@ export function searchRequest(body: TavilySearchBody): { request: SearchRequest;
   if (body.include_images) warnings.push(ignored('include_images', 'search collects no images'));
   if (body.include_image_descriptions) warnings.push(ignored('include_image_descriptions', 'search collects no images'));
   if (body.include_favicon) warnings.push(ignored('include_favicon', 'no favicons are collected'));
-  if (body.chunks_per_source !== undefined) warnings.push(ignored('chunks_per_source', 'content is the best passage of each result'));
   if (body.include_domains_mode !== undefined) warnings.push(ignored('include_domains_mode', 'include_domains always restricts'));
   if (body.include_usage) warnings.push(ignored('include_usage', 'usage is reported by GET /v1/usage'));
   if (body.filter_by_language !== undefined) warnings.push(ignored('filter_by_language', 'language always filters'));
@@ -210,6 +210,7 @@ export function searchRequest(body: TavilySearchBody): { request: SearchRequest;
       ...(recency ? { recency } : {}),
       format: 'text',
       include_sources: true,
+      ...(body.chunks_per_source !== undefined ? { chunks_per_source: body.chunks_per_source } : {}),
       ...(Object.keys(domainFilter).length > 0 ? { domain_filter: domainFilter } : {}),
       options: { enable_cache: true, timeout: body.timeout, deep_search: body.search_depth === 'advanced' },
     },

@@ -12,6 +12,7 @@ import { decodeBody } from '../page/decode-body.js';
 import { findFreshExtraction, insertExtraction, type StoredExtraction } from './extraction.repository.js';
 import type { ExtractRequest, ExtractResult } from './types.js';
 import type { CleanHtmlOutput } from '../html/clean-html.js';
+import { countAll, countTokens } from '../text/tokens.js';
 import type { ReadExtraction, UnstoredPages } from './unstored-pages.js';
 
 export interface ExtractDeps {
@@ -47,7 +48,8 @@ export async function extractPage(deps: ExtractDeps, context: ExtractContext, re
   if (request.options.max_age > 0 && !request.raw_html) {
     const since = new Date(Date.now() - request.options.max_age * 1000);
     const stored = await findFreshExtraction(deps.db, { urlHash, cleanHtml: request.clean_html, mode: context.mode }, since);
-    if (stored?.blocksJson) return fromStore(deps, stored, stored.blocksJson, request);
+    const { blocksJson } = stored ?? {};
+    if (stored && blocksJson) return sized(deps, request, await fromStore(deps, stored, blocksJson, request), () => blocksJson, stored.language);
   }
 
   const kept = context.attemptsMade > 0 ? await deps.unstored.find(context.jobId, request.url) : undefined;
@@ -59,8 +61,9 @@ export async function extractPage(deps: ExtractDeps, context: ExtractContext, re
     throw error;
   }
   if (kept) await deps.unstored.forget(context.jobId);
-  const fresh = result(request, read.finalUrl, read.cleaned, { cached: false, fetchedAt: read.fetchedAt });
-  return request.raw_html ? { ...fresh, raw_html: read.rawHtml ?? '' } : fresh;
+  const answered = await sized(deps, request, result(request, read.finalUrl, read.cleaned, { cached: false, fetchedAt: read.fetchedAt }),
+    () => JSON.stringify(read.cleaned.blocks), read.cleaned.metadata.language);
+  return request.raw_html ? { ...answered, raw_html: read.rawHtml ?? '' } : answered;
 }
 
 async function readExtraction(deps: ExtractDeps, request: ExtractRequest): Promise<ReadExtraction> {
@@ -119,6 +122,56 @@ async function store(deps: ExtractDeps, context: ExtractContext, request: Extrac
     countryHint: meta.region,
     authority: null,
   }]);
+}
+
+/**
+ * The result as the request sizes it (docs/api.md, Token budgets): its content as chunks, and
+ * within max_tokens: the metadata's values kept while they fit (in MEASURED_METADATA's order),
+ * then the content cut at sentence bounds (or whole chunks from the first), then images and
+ * links, whole, from the first, while they fit.
+ */
+async function sized(deps: ExtractDeps, request: ExtractRequest, base: ExtractResult, blocksJson: () => string, language: string | null): Promise<ExtractResult> {
+  const budget = request.max_tokens;
+  if (budget === undefined && !request.chunking) return base;
+  const { content: _whole, metadata, images, links, ...rest } = base;
+  const metadataFits = fitting(MEASURED_METADATA.filter((name) => typeof metadata?.[name] === 'string'), (name) => countTokens(metadata![name] as string), budget);
+  const fitted = await withinPoolLimit(() => deps.pool.run('fitContent', {
+    blocksJson: blocksJson(), format: request.format, preserveFormatting: request.options.preserve_formatting, language,
+    ...(budget !== undefined ? { maxTokens: Math.max(0, budget - metadataFits.tokens) } : {}),
+    ...(request.chunking ? { chunkTokens: request.chunking.max_tokens } : {}),
+  }));
+  const shaped = fitted.chunks ? { chunks: fitted.chunks } : { content: fitted.content! };
+  if (budget === undefined) return { ...rest, ...shaped, ...(metadata ? { metadata } : {}), ...(images ? { images } : {}), ...(links ? { links } : {}) };
+
+  let room = budget - metadataFits.tokens - fitted.tokens;
+  const imageFits = fitting(images ?? [], (image) => countAll([image.url, image.alt, image.caption]), room);
+  room -= imageFits.tokens;
+  const linkFits = fitting(links ?? [], (link) => countAll([link.url, link.text]), room);
+  const tokens = metadataFits.tokens + fitted.tokens + imageFits.tokens + linkFits.tokens;
+  const full = metadataFits.full + fitted.fullTokens + imageFits.full + linkFits.full;
+  const keptMetadata = metadata && Object.fromEntries(Object.entries(metadata).filter(([name, value]) => typeof value !== 'string' || metadataFits.kept.includes(name as MeasuredMetadata)));
+  return {
+    ...rest,
+    ...shaped,
+    ...(keptMetadata ? { metadata: keptMetadata } : {}),
+    ...(images ? { images: imageFits.kept } : {}),
+    ...(links ? { links: linkFits.kept } : {}),
+    truncated: tokens < full,
+    budget: { max_tokens: budget, tokens, omitted_tokens: full - tokens },
+  };
+}
+
+/** The metadata values counted against max_tokens, in the order they are kept. */
+const MEASURED_METADATA = ['title', 'published_date', 'author', 'site_name', 'language', 'reading_time', 'canonical_url', 'description'] as const;
+type MeasuredMetadata = (typeof MEASURED_METADATA)[number];
+
+/** The items from the first whose counts fit within `budget` (all without one), what they count, and what all of them count. */
+function fitting<T>(items: readonly T[], count: (item: T) => number, budget: number | undefined): { kept: T[]; tokens: number; full: number } {
+  const counts = items.map(count);
+  let kept = 0;
+  let tokens = 0;
+  while (kept < items.length && (budget === undefined || tokens + counts[kept]! <= budget)) tokens += counts[kept++]!;
+  return { kept: items.slice(0, kept), tokens, full: counts.reduce((sum, n) => sum + n, 0) };
 }
 
 /** A stored extraction rendered in the requested format: no fetch, no cleaning. */

@@ -1,5 +1,7 @@
 import type { OutputFormat } from '../html/clean-html.js';
 import type { JsonBlock } from '../html/render/json.js';
+import type { ContentChunk } from '../html/render/fit-content.js';
+import type { BudgetReport } from '../text/tokens.js';
 
 /** Body of POST /v1/extract after validation against schemas/extract.request.json (defaults applied). */
 export interface ExtractRequest {
@@ -9,6 +11,10 @@ export interface ExtractRequest {
   extract_images: boolean;
   extract_links: boolean;
   clean_html: boolean;
+  /** Budget of the answer's text (docs/api.md, Token budgets). */
+  max_tokens?: number;
+  /** The content as chunks of at most this count each, for RAG ingestion. */
+  chunking?: { max_tokens: number };
   options: { timeout: number; preserve_formatting: boolean; min_content_length: number; respect_robots?: boolean; max_age: number };
   /**
    * Also return the page's HTML as received (decoded to text), for Firecrawl's rawHtml. Not part
@@ -21,7 +27,12 @@ export interface ExtractRequest {
 export interface ExtractResult {
   url: string;
   final_url: string;
-  content: string | JsonBlock[];
+  /** Absent with chunking. */
+  content?: string | JsonBlock[];
+  chunks?: ContentChunk[];
+  /** With max_tokens: whether the answer was cut to fit it, and its count. */
+  truncated?: boolean;
+  budget?: BudgetReport;
   /** title, author, published_date, word_count, reading_time, language, site_name, description, canonical_url: those the page tells. */
   metadata?: Record<string, string | number>;
   images?: Array<{ url: string; alt: string; caption: string }>;

@@ -4,16 +4,15 @@ import { extractMainContent, type ImageRef, type LinkRef } from './content/main-
 import { collectReferences } from './content/references.js';
 import { describeText, extractMetadata, type PageMetadata } from './metadata/page-metadata.js';
 import { qualityScore } from './quality.js';
-import { renderHtml } from './render/html.js';
-import { renderJson, type JsonBlock } from './render/json.js';
-import { renderMarkdown } from './render/markdown.js';
+import type { JsonBlock } from './render/json.js';
+import { renderFormat, type OutputFormat } from './render/render-format.js';
 import { renderText } from './render/text.js';
 
 /**
  * The cleaning task: a fetched page in, its main content in the requested format, its
  * metadata and a quality score out. Pure and CPU-bound: it runs on a Piscina thread.
  */
-export type OutputFormat = 'text' | 'markdown' | 'html' | 'json';
+export type { OutputFormat };
 
 export interface CleanHtmlInput {
   /** The decoded page. */
@@ -123,18 +122,7 @@ export interface Rendering {
 
 /** Blocks in the requested format, with the images and links they hold. */
 function render(input: RenderInput): Rendering {
-  const options = { preserveFormatting: input.preserveFormatting };
-  const references = collectReferences(input.blocks);
-  switch (input.format) {
-    case 'text':
-      return { content: renderText(input.blocks, options), ...references };
-    case 'markdown':
-      return { content: renderMarkdown(input.blocks, options), ...references };
-    case 'html':
-      return { content: renderHtml(input.blocks, options), ...references };
-    case 'json':
-      return { content: renderJson(input.blocks), ...references };
-  }
+  return { content: renderFormat(input.blocks, input.format, input.preserveFormatting), ...collectReferences(input.blocks) };
 }
 
 export interface StoredRenderInput extends Omit<RenderInput, 'blocks'> {

@@ -23,6 +23,8 @@ import type { SearchService } from '../search/search-service.js';
 import type { IndexService } from '../index/index-service.js';
 import type { ExtractService } from '../extract/extract-service.js';
 import type { ValidateService } from '../validate/validate-service.js';
+import type { SummarizeService } from '../summarize/summarize-service.js';
+import type { McpEndpoint } from '../mcp/mcp-endpoint.js';
 import type { TavilyService } from '../compat/tavily-service.js';
 import type { ExaService } from '../compat/exa-service.js';
 import type { FirecrawlService } from '../compat/firecrawl-service.js';
@@ -35,6 +37,9 @@ export interface Services {
   search: SearchService;
   extract: ExtractService;
   validate: ValidateService;
+  summarize: SummarizeService;
+  /** POST /mcp: the MCP server, whose tool calls are API requests dispatched through this process's application. */
+  mcp: McpEndpoint;
   index: IndexService;
   crawls: CrawlService;
   cache: CacheService;

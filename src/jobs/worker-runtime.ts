@@ -18,6 +18,7 @@ import { UnstoredPages } from '../extract/unstored-pages.js';
 import { createIndexProcessor } from './index.processor.js';
 import { createSearchProcessor } from './search.processor.js';
 import { createValidateProcessor } from './validate.processor.js';
+import { createSummarizeProcessor } from './summarize.processor.js';
 import { createSearxngClient } from '../search/upstream/searxng.js';
 import { createChatCompletionsSummarizer } from '../search/summarizer/chat-completions.js';
 import { ChatEndpoints } from '../search/upstream/chat-completions-client.js';
@@ -78,6 +79,9 @@ export function startWorkers(deps: WorkerDeps): RunningWorkers {
     }) as Processor,
     index: createIndexProcessor({ index: deps.index, pool: deps.pool, htmlLimits: deps.config.html }) as Processor,
     crawl: crawl.processor as Processor,
+    summarize: createSummarizeProcessor({
+      config: deps.config, pool: deps.pool, fetchLimit, metrics: deps.metrics, logger: deps.logger, summarizer,
+    }) as Processor,
   };
 
   const counter = { active: 0 };

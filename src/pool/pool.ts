@@ -7,11 +7,13 @@ import type { MergePostingsInput, MergePostingsOutput } from '../index/merge-pos
 import type { ScoreSegmentsInput, ScoreSegmentsOutput } from '../index/score-segments.js';
 import type { RankSourcesInput, RankedSource } from '../ranking/rank-sources.js';
 import type { JudgeClaimInput, JudgeClaimOutput } from '../stance/judge-claim.js';
+import type { FitContentInput, FitContentOutput } from '../html/render/fit-content.js';
 
 /** Task name → its input and output. Tasks are pure named exports of workers/pool/tasks.ts. */
 interface PoolTasks {
   cleanHtml: { input: CleanHtmlInput; output: CleanHtmlOutput | TooComplexPage };
   renderStored: { input: Parameters<typeof renderStored>[0]; output: ReturnType<typeof renderStored> };
+  fitContent: { input: FitContentInput; output: FitContentOutput };
   prepareDocuments: { input: PrepareDocumentsInput; output: PreparedDocument[] };
   scoreSegments: { input: ScoreSegmentsInput; output: ScoreSegmentsOutput };
   mergePostings: { input: MergePostingsInput; output: MergePostingsOutput };

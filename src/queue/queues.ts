@@ -4,10 +4,10 @@ import { Queue, QueueEvents, type ConnectionOptions, type JobsOptions } from 'bu
  * Every queue: each shows in queue-depth metrics, health and live metrics. `notify` carries
  * alert notifications (src/notify); nobody waits on its jobs, so it has no QueueEvents.
  */
-export const QUEUE_NAMES = ['search', 'extract', 'validate', 'index', 'crawl', 'notify'] as const;
+export const QUEUE_NAMES = ['search', 'extract', 'validate', 'index', 'crawl', 'notify', 'summarize'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 /** The queues API processes listen to for job completion (QueueEvents: one Redis connection each). */
-export const WAITED_QUEUE_NAMES = ['search', 'extract', 'validate', 'index', 'crawl'] as const satisfies readonly QueueName[];
+export const WAITED_QUEUE_NAMES = ['search', 'extract', 'validate', 'index', 'crawl', 'summarize'] as const satisfies readonly QueueName[];
 export type WaitedQueueName = (typeof WAITED_QUEUE_NAMES)[number];
 
 /** What every job carries: the request that caused it, so logs and results join up. */
@@ -61,6 +61,7 @@ export function createQueues(connection: ConnectionOptions, prefix: string): Que
   };
   return {
     search: make('search'), extract: make('extract'), validate: make('validate'), index: make('index'), crawl: make('crawl'), notify: make('notify'),
+    summarize: make('summarize'),
   };
 }
 
@@ -71,7 +72,7 @@ export function createQueueEvents(connection: ConnectionOptions, prefix: string)
     events.setMaxListeners(0);
     return events;
   };
-  return { search: make('search'), extract: make('extract'), validate: make('validate'), index: make('index'), crawl: make('crawl') };
+  return { search: make('search'), extract: make('extract'), validate: make('validate'), index: make('index'), crawl: make('crawl'), summarize: make('summarize') };
 }
 
 const COUNTED_STATES = ['waiting', 'active', 'delayed', 'failed', 'completed'] as const;

@@ -60,7 +60,7 @@ export interface RankedSource {
   confidence: number;
   /** The best-matching passage trimmed at sentence bounds, at most SNIPPET_CHARS characters. */
   snippet: string;
-  /** Indices of the candidate's passages, best first (at most 3). */
+  /** Indices of the candidate's passages, best first (at most 5: search's chunks_per_source). */
   passages: number[];
   /** Candidate indices merged into this one as near-duplicates. */
   duplicates: number[];
@@ -128,6 +128,15 @@ export interface Calibration {
  */
 export const CALIBRATION: Calibration = { bias: -14.758, best: 0.176, coverage: 4.392, margin: 12.511 };
 
+/**
+ * The relevance floor: a candidate whose `anchor` (CandidateFeatures) is below it is not
+ * returned (with nothing above it, search answers NO_RESULTS_FOUND). Calibrated on development
+ * data by bench/search/relevance-floor.ts (docs/search.md, Relevance floor).
+ */
+export const RELEVANCE_FLOOR = 0.26;
+/** The query's heaviest terms whose weight `anchor` is a share of. */
+const ANCHOR_TERMS = 5;
+
 /** The query-independent-ish inputs of the confidence. */
 export interface ConfidenceFeatures {
   /** Best passage BM25 / the query's maximum attainable BM25. */
@@ -174,7 +183,7 @@ const DIVERSITY_SHARE = 0.9;
 /** Two query terms this many analysed terms apart or closer count as near each other. */
 const PROXIMITY_WINDOW = 5;
 const SNIPPET_CHARS = 320;
-const PASSAGES_LISTED = 3;
+const PASSAGES_LISTED = 5;
 /** Containment of word 3-shingles above which one candidate's text is a copy of another's. */
 const COPY_CONTAINMENT = 0.9;
 /** With the same title, this containment suffices (a snippet against its page's text). */
@@ -200,6 +209,8 @@ interface QueryTerms {
   /** Σ over pairs of query terms of the smaller weight: what proximity is a share of. */
   pairTotal: number;
   maxBm25: number;
+  /** Σ of the ANCHOR_TERMS largest weights. */
+  anchorTotal: number;
 }
 
 /**
@@ -208,6 +219,12 @@ interface QueryTerms {
  * writing the snippet need.
  */
 export interface CandidateFeatures extends Record<keyof RankingWeights, number> {
+  /**
+   * The query weight its title and best passage hold, as a share of the weight of the query's
+   * ANCHOR_TERMS heaviest terms (at most 1): coverage that a long query does not dilute. The
+   * relevance floor compares it.
+   */
+  anchor: number;
   /** The candidate's passages by BM25, best first. */
   passageOrder: number[];
   urlKey: string;
@@ -229,14 +246,18 @@ interface Scored {
  */
 export function rankSourcesWith(
   input: RankSourcesInput, weights: RankingWeights, calibration: Calibration, features: CandidateFeatures[] = candidateFeatures(input), snippets = true,
+  floor = RELEVANCE_FLOOR,
 ): (RankedSource & { features: ConfidenceFeatures })[] {
   if (input.limit <= 0 || input.candidates.length === 0) return [];
-  const scored: Scored[] = features.map((f, candidate) => {
+  const scored: Scored[] = features.flatMap((f, candidate) => {
+    // Below the floor a source is not worth returning, whatever else the index holds.
+    if (f.anchor < floor) return [];
     const relevance = weights.best * f.best + weights.further * f.further + weights.document * f.document + weights.title * f.title
       + weights.coverage * f.coverage + weights.proximity * f.proximity;
     const score = relevance * (1 + weights.freshness * f.freshness + weights.authority * f.authority + weights.country * f.country);
-    return { candidate, score, features: f, confidence: { best: f.best, coverage: f.coverage, margin: 0 } };
+    return [{ candidate, score, features: f, confidence: { best: f.best, coverage: f.coverage, margin: 0 } }];
   });
+  if (scored.length === 0) return [];
   scored.sort((a, b) => b.score - a.score || a.candidate - b.candidate);
   const top = scored[0]!.score;
   const kept: { entry: Scored; duplicates: number[] }[] = [];
@@ -277,7 +298,8 @@ function queryTerms(input: RankSourcesInput): QueryTerms {
   let pairTotal = 0;
   for (let a = 0; a < terms.length; a++) for (let b = a + 1; b < terms.length; b++) pairTotal += Math.min(weights[a]!, weights[b]!);
   const total = weights.reduce((sum, w) => sum + w, 0);
-  return { terms, weights, index: new Map(terms.map((t, i) => [t, i])), total, pairTotal, maxBm25: total * (PASSAGE_BM25.k1 + 1) };
+  const anchorTotal = [...weights].sort((a, b) => b - a).slice(0, ANCHOR_TERMS).reduce((sum, w) => sum + w, 0);
+  return { terms, weights, index: new Map(terms.map((t, i) => [t, i])), total, pairTotal, maxBm25: total * (PASSAGE_BM25.k1 + 1), anchorTotal };
 }
 
 function featuresOf(input: RankSourcesInput, query: QueryTerms, candidate: SourceCandidate, documentBm25: Bm25Parameters): CandidateFeatures {
@@ -320,7 +342,7 @@ function featuresOf(input: RankSourcesInput, query: QueryTerms, candidate: Sourc
   return {
     best: (bm25[passageOrder[0]!] ?? 0) * norm, further,
     document: wholeDocument(allTerms, candidate, query, input, documentBm25), title: share(titleShare, query.total), coverage: share(coverage, query.total),
-    proximity: share(proximity, query.pairTotal),
+    proximity: share(proximity, query.pairTotal), anchor: Math.min(1, share(coverage, query.anchorTotal)),
     freshness: freshness(input, candidate), authority: authority(input, candidate), country: countryMatch(input, candidate),
     passageOrder, urlKey: urlKey(candidate.url), titleKey: words(candidate.title).join(' '),
     shingles: shingles(allTerms),

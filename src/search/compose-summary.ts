@@ -2,13 +2,12 @@
  * The summary of a search: extractive always (pool task extractiveSummary, fast and certain),
  * abstractive when a chat-completions endpoint is configured and answers in time with at least
  * one sentence that obeys the citation rule; otherwise the extractive one stands. Both cite
- * [n] = sources[n - 1] of the same response.
+ * [n] = sources[n - 1] of the same response. The caller renders it (summary-format.ts).
  */
 import type { Logger } from '../log/logger.js';
 import type { CpuPool } from '../pool/pool.js';
 import type { Summarizer } from './summarizer/chat-completions.js';
 import type { CitedSentence } from './summarizer/citations.js';
-import { renderSummary, type StructuredSummary, type SummaryFormat } from './summary-format.js';
 
 export interface SummarySource {
   /** Its number in the response: [n] cites it. */
@@ -22,7 +21,8 @@ export interface SummarySource {
 }
 
 export interface ComposedSummary {
-  summary: string | StructuredSummary;
+  /** Each citing sources by their n; rendered by the caller once the answer is fitted to its budget. */
+  sentences: readonly CitedSentence[];
   method: 'extractive' | 'abstractive';
   /** Average, over the summary's sentences, of the confidence of the best source each cites. */
   confidence: number;
@@ -31,10 +31,7 @@ export interface ComposedSummary {
 export interface SummaryOptions {
   query: string;
   language: string | null;
-  format: SummaryFormat;
   maxSentences: number;
-  /** Without the sources in the response, citations would point at nothing: the summary carries none. */
-  citeSources: boolean;
   /** Ends the abstractive attempt (the search's deadline). */
   signal: AbortSignal;
 }
@@ -75,6 +72,5 @@ export async function composeSummary(
   const confidence = sentences.length === 0
     ? 0
     : sentences.reduce((sum, s) => sum + Math.max(0, ...s.citations.map((n) => confidenceOf.get(n) ?? 0)), 0) / sentences.length;
-  const shown = options.citeSources ? sentences : sentences.map((s) => ({ text: s.text, citations: [] }));
-  return { summary: renderSummary(shown, options.format, sources), method, confidence };
+  return { sentences, method, confidence };
 }

@@ -21,6 +21,11 @@ import { RECENCY_MS } from './upstream/result-filters.js';
 import type { SearxngClient } from './upstream/searxng.js';
 import type { Summarizer } from './summarizer/chat-completions.js';
 import type { SearchJob, SearchResult, SearchSource } from './types.js';
+import { renderSummary, type SummaryFormat } from './summary-format.js';
+import { fitSearchAnswer, summaryTokens } from './answer-budget.js';
+import type { CitedSentence } from './summarizer/citations.js';
+import { splitSentences } from '../text/passages.js';
+import { countAll, countTokens, type BudgetReport } from '../text/tokens.js';
 import type { RankedSource, RankSourcesInput, SourceCandidate } from '../ranking/rank-sources.js';
 
 export interface SearchDeps {
@@ -39,6 +44,8 @@ const CANDIDATE_DOCUMENTS = 30;
 /** Summary length in sentences; deep search has whole pages to draw on. */
 const SUMMARY_SENTENCES = 5;
 const DEEP_SUMMARY_SENTENCES = 8;
+/** A source's best passages the summary draws on. */
+const SUMMARY_PASSAGES = 3;
 /** Share of the time limit kept for ranking and the summary once optional sources are cut off (at most 2 s). */
 const RESERVE_SHARE = 0.25;
 const MAX_RESERVE_MS = 2000;
@@ -96,14 +103,19 @@ export async function runSearch(deps: SearchDeps, mode: Mode, job: SearchJob): P
   const summary = await composeSummary(deps, ranked.map((r, i) => summarySource(r, i + 1, candidates[r.candidate]!)), {
     query: request.query,
     language: weights.language,
-    format: request.format,
     maxSentences: deep ? DEEP_SUMMARY_SENTENCES : SUMMARY_SENTENCES,
-    citeSources: request.include_sources,
     signal: signalAt(job.deadline - Math.min(reserve, 250)),
   });
+  // Without the sources in the response, citations would point at nothing: the summary carries none.
+  const sentences = request.include_sources ? summary.sentences : summary.sentences.map((s) => ({ text: s.text, citations: [] }));
+  const sources = request.include_sources ? ranked.map((r) => source(r, candidates[r.candidate]!, request.chunks_per_source)) : [];
+  const answer = request.max_tokens === undefined
+    ? { sentences, sources }
+    : withinBudget(sentences, sources, request.format, request.include_sources, request.max_tokens, weights.language);
   return {
-    summary: summary.summary,
-    ...(request.include_sources ? { sources: ranked.map((r) => source(r, candidates[r.candidate]!)) } : {}),
+    summary: renderSummary(answer.sentences, request.format, answer.sources),
+    ...(request.include_sources ? { sources: answer.sources } : {}),
+    ...('budget' in answer ? { truncated: answer.budget.omitted_tokens > 0, budget: answer.budget } : {}),
     metadata: {
       query_time: (Date.now() - started) / 1000,
       sources_analyzed: candidates.length,
@@ -114,18 +126,45 @@ export async function runSearch(deps: SearchDeps, mode: Mode, job: SearchJob): P
   };
 }
 
+/**
+ * The answer cut to max_tokens (answer-budget.ts, fitSearchAnswer): nothing is cut when the
+ * whole answer fits; snippets and chunks are cut at sentence bounds, and a chunk with nothing
+ * left is left out.
+ */
+function withinBudget(
+  sentences: readonly CitedSentence[], sources: readonly SearchSource[], format: SummaryFormat, citeSources: boolean, budget: number, language: string | null,
+): { sentences: readonly CitedSentence[]; sources: SearchSource[]; budget: BudgetReport } {
+  const full = searchAnswerTokens(sentences, format, sources);
+  if (full <= budget) return { sentences, sources: [...sources], budget: { max_tokens: budget, tokens: full, omitted_tokens: 0 } };
+  const texts = (s: SearchSource) => (s.chunks ?? [s.snippet ?? '']).map((text) => splitSentences(text, language));
+  const fitted = fitSearchAnswer(sentences, sources.map((s) => ({ url: s.url, title: s.title, texts: texts(s) })), format, citeSources, budget);
+  const kept = sources.slice(0, fitted.sources).map((s, i) => {
+    const { snippet: _snippet, chunks: _chunks, ...rest } = s;
+    const cut = fitted.texts[i]!.map((t) => t.join(' '));
+    return s.chunks ? { ...rest, chunks: cut.filter((t) => t !== '') } : { ...rest, snippet: cut[0] ?? '' };
+  });
+  const tokens = searchAnswerTokens(fitted.sentences, format, kept);
+  return { sentences: fitted.sentences, sources: kept, budget: { max_tokens: budget, tokens, omitted_tokens: full - tokens } };
+}
+
+/** The count of a search answer (docs/api.md, Token budgets): the summary as rendered, each source's title, URL and snippet or chunks. */
+function searchAnswerTokens(sentences: readonly CitedSentence[], format: SummaryFormat, sources: readonly SearchSource[]): number {
+  return summaryTokens(sentences, format, sources)
+    + sources.reduce((sum, s) => sum + countTokens(s.title) + countTokens(s.url) + countAll(s.chunks ?? [s.snippet ?? '']), 0);
+}
+
 function summarySource(ranked: RankedSource, n: number, candidate: SourceCandidate) {
   return {
     n, url: candidate.url, title: candidate.title, snippet: ranked.snippet, confidence: ranked.confidence,
-    passages: ranked.passages.map((p) => candidate.passages[p]!.text),
+    passages: ranked.passages.slice(0, SUMMARY_PASSAGES).map((p) => candidate.passages[p]!.text),
   };
 }
 
-function source(ranked: RankedSource, candidate: SourceCandidate): SearchSource {
+function source(ranked: RankedSource, candidate: SourceCandidate, chunks: number | undefined): SearchSource {
   return {
     url: candidate.url,
     title: candidate.title,
-    snippet: ranked.snippet,
+    ...(chunks === undefined ? { snippet: ranked.snippet } : { chunks: ranked.passages.slice(0, chunks).map((p) => candidate.passages[p]!.text) }),
     confidence: round(ranked.confidence),
     ...(candidate.publishedAt !== null ? { published_date: new Date(candidate.publishedAt).toISOString() } : {}),
     domain: candidate.domain,

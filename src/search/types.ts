@@ -4,6 +4,7 @@
  */
 import type { StructuredSummary, SummaryFormat } from './summary-format.js';
 import type { Recency } from './upstream/result-filters.js';
+import type { BudgetReport } from '../text/tokens.js';
 
 export interface SearchRequest {
   query: string;
@@ -13,6 +14,10 @@ export interface SearchRequest {
   recency?: Recency;
   format: SummaryFormat;
   include_sources: boolean;
+  /** Budget of the answer's text (docs/api.md, Token budgets). */
+  max_tokens?: number;
+  /** Each source's best passages, whole, instead of a snippet. */
+  chunks_per_source?: number;
   domain_filter?: { include?: string[]; exclude?: string[] };
   options: { enable_cache: boolean; timeout: number; deep_search: boolean };
 }
@@ -27,7 +32,9 @@ export interface SearchJob {
 export interface SearchSource {
   url: string;
   title: string;
-  snippet: string;
+  /** Absent with chunks_per_source. */
+  snippet?: string;
+  chunks?: string[];
   confidence: number;
   published_date?: string;
   domain: string;
@@ -36,6 +43,9 @@ export interface SearchSource {
 export interface SearchResult {
   summary: string | StructuredSummary;
   sources?: SearchSource[];
+  /** With max_tokens: whether the answer was cut to fit it, and its count. */
+  truncated?: boolean;
+  budget?: BudgetReport;
   metadata: {
     query_time: number;
     sources_analyzed: number;
@@ -66,5 +76,7 @@ export function answerParameters(request: SearchRequest): Record<string, unknown
     include: hosts(request.domain_filter?.include),
     exclude: hosts(request.domain_filter?.exclude),
     deep_search: request.options.deep_search,
+    max_tokens: request.max_tokens,
+    chunks_per_source: request.chunks_per_source,
   };
 }

@@ -1,8 +1,10 @@
 import { analyze, analyzeQuery } from '../text/analyze.js';
 import { splitSentences } from '../text/passages.js';
 import { sharedLanguage } from '../text/analysis-language.js';
+import { countWords } from '../html/metadata/word-count.js';
 
 export interface ExtractiveSummaryInput {
+  /** What the summary speaks to; empty: the sources' own main terms (topicTerms), a summary of what they say. */
   query: string;
   /** The index's language for the query; null (an empty index): one detected on the sources' text. */
   language: string | null;
@@ -10,6 +12,8 @@ export interface ExtractiveSummaryInput {
   sources: { n: number; passages: string[] }[];
   /** Sentences the summary holds at most. */
   maxSentences: number;
+  /** Words it holds at most (countWords): a sentence that would take it past them is not taken. */
+  maxWords?: number;
 }
 
 export interface SummarySentence {
@@ -26,6 +30,8 @@ const MIN_TERMS = 4;
 const SAME_STATEMENT = 0.6;
 /** How much a source's rank discounts its sentences: the fifth source's count 0.6 of the first's. */
 const RANK_DECAY = 0.15;
+/** Terms that stand for a text's subject when no query is given: the most widespread ones. */
+const TOPIC_TERMS = 12;
 
 interface Candidate {
   text: string;
@@ -48,9 +54,8 @@ interface Candidate {
  */
 export function extractiveSummary(input: ExtractiveSummaryInput): SummarySentence[] {
   const language = sharedLanguage(input.language, input.sources.flatMap((s) => s.passages));
-  const query = new Set(analyzeQuery(input.query, language));
-  if (query.size === 0 || input.maxSentences < 1) return [];
-  const candidates: Candidate[] = [];
+  if (input.maxSentences < 1) return [];
+  const sentences: Omit<Candidate, 'matched' | 'score'>[] = [];
   input.sources.forEach((source, rank) => {
     let position = 0;
     for (const passage of source.passages) {
@@ -58,12 +63,17 @@ export function extractiveSummary(input: ExtractiveSummaryInput): SummarySentenc
         position++;
         if (text.length < MIN_CHARACTERS || text.length > MAX_CHARACTERS) continue;
         const terms = new Set(analyze(text, language));
-        const matched = [...query].filter((t) => terms.has(t));
-        if (terms.size < MIN_TERMS || matched.length === 0) continue;
-        candidates.push({ text, terms, matched, source: source.n, rank, position, score: 0 });
+        if (terms.size >= MIN_TERMS) sentences.push({ text, terms, source: source.n, rank, position });
       }
     }
   });
+  const query = input.query.trim() === '' ? topicTerms(sentences) : new Set(analyzeQuery(input.query, language));
+  if (query.size === 0) return [];
+  const candidates: Candidate[] = [];
+  for (const sentence of sentences) {
+    const matched = [...query].filter((t) => sentence.terms.has(t));
+    if (matched.length > 0) candidates.push({ ...sentence, matched, score: 0 });
+  }
   if (candidates.length === 0) return [];
 
   const df = new Map<string, number>();
@@ -76,16 +86,32 @@ export function extractiveSummary(input: ExtractiveSummaryInput): SummarySentenc
   candidates.sort((a, b) => b.score - a.score || a.rank - b.rank || a.position - b.position);
 
   const taken: { candidate: Candidate; citations: number[] }[] = [];
+  let words = 0;
   for (const candidate of candidates) {
     const same = taken.find((t) => jaccard(t.candidate.terms, candidate.terms) >= SAME_STATEMENT);
     if (same) {
       if (!same.citations.includes(candidate.source)) same.citations.push(candidate.source);
       continue;
     }
-    if (taken.length < input.maxSentences) taken.push({ candidate, citations: [candidate.source] });
+    if (taken.length >= input.maxSentences) continue;
+    const count = input.maxWords === undefined ? 0 : countWords(candidate.text, language);
+    if (input.maxWords !== undefined && words + count > input.maxWords) continue;
+    words += count;
+    taken.push({ candidate, citations: [candidate.source] });
   }
   taken.sort((a, b) => a.candidate.rank - b.candidate.rank || a.candidate.position - b.candidate.position);
   return taken.map(({ candidate, citations }) => ({ text: candidate.text, citations: [citations[0]!, ...citations.slice(1).sort((x, y) => x - y)] }));
+}
+
+/**
+ * A text's subject as terms: those found in the most sentences (at least two when there are
+ * two sentences or more), TOPIC_TERMS of them, the earlier found first on a tie.
+ */
+function topicTerms(sentences: readonly { terms: Set<string> }[]): Set<string> {
+  const spread = new Map<string, number>();
+  for (const sentence of sentences) for (const term of sentence.terms) spread.set(term, (spread.get(term) ?? 0) + 1);
+  const least = sentences.length > 1 ? 2 : 1;
+  return new Set([...spread].filter(([, count]) => count >= least).sort((a, b) => b[1] - a[1]).slice(0, TOPIC_TERMS).map(([term]) => term));
 }
 
 function jaccard(a: Set<string>, b: Set<string>): number {

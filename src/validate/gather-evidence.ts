@@ -14,9 +14,7 @@ import { hostOf } from '../index/domain.js';
 import { upstreamCandidate } from '../search/upstream-candidates.js';
 import type { SearxngClient, SearxngFailure } from '../search/upstream/searxng.js';
 import type { SourceCandidate } from '../ranking/rank-sources.js';
-import { ApiError } from '../errors/catalogue.js';
-import { TaskLimitError } from '../pool/pool.js';
-import { tooComplexForPool } from '../page/read-page.js';
+import { readFailure } from '../page/read-failure.js';
 import type { FailedSource, ValidateRequest } from './types.js';
 
 export interface EvidenceDeps extends DeepSearchDeps {
@@ -116,7 +114,7 @@ function sourceReads(signal: AbortSignal) {
           return await work();
         } catch (error) {
           if (signal.aborted) cut++;
-          failed.push(signal.aborted ? { source, code: 'VALIDATION_TIMEOUT', reason: 'not read before the time limit' } : failureOf(source, error));
+          failed.push(signal.aborted ? { source, code: 'VALIDATION_TIMEOUT', reason: 'not read before the time limit' } : readFailure(source, error));
           return none;
         }
       });
@@ -134,25 +132,4 @@ function stub(url: string): SourceCandidate {
     url, title: '', domain: hostOf(url), publishedAt: null, fetchedAt: 0, country: null,
     authority: null, passages: [], length: null, origin: 'live',
   };
-}
-
-/**
- * A failed read as the client is told it: the page reader throws the error extraction would
- * answer (src/page/fetch-failure.ts maps the fetcher's failures), whose code, reason and HTTP
- * status are kept; the pool's time and memory limits are the page's fault, as extraction reports them.
- */
-function failureOf(source: string, error: unknown): FailedSource {
-  if (error instanceof ApiError) {
-    const details = error.details ?? {};
-    const status = details.http_status;
-    return {
-      source,
-      code: error.code,
-      reason: typeof details.reason === 'string' ? details.reason : error.message,
-      ...(typeof status === 'number' ? { http_status: status } : {}),
-    };
-  }
-  if (error instanceof TaskLimitError) return { source, code: 'EXTRACTION_FAILED', reason: tooComplexForPool(error) };
-  // A bug, not the page: its internals are not the client's to see.
-  return { source, code: 'INTERNAL_SERVER_ERROR', reason: 'unexpected error while reading the source' };
 }

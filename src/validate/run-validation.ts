@@ -12,7 +12,8 @@ import { authorityScore } from './authority.js';
 import { isPrimarySource } from './primary.js';
 import { subjectAuthorities } from './subjects.js';
 import { resultLabels } from './labels.js';
-import type { EvidenceItem, FailedSource, ValidateJob, ValidationResult } from './types.js';
+import type { EvidenceItem, ValidateJob, ValidationResult } from './types.js';
+import { insufficientSources } from '../page/read-failure.js';
 import type { SourceCandidate } from '../ranking/rank-sources.js';
 import type { JudgeClaimOutput } from '../stance/judge-claim.js';
 import { combineJudgements, type PassageJudgement } from '../stance/combine-judgements.js';
@@ -28,9 +29,6 @@ const OUTDATED_AFTER_MS = 365 * 24 * 60 * 60 * 1000;
 
 /** Kept from the deadline for answering once the model judge has been asked. */
 const ANSWER_MARGIN_MS = 250;
-
-/** Failed sources the message of INSUFFICIENT_SOURCES names (details.failed_sources lists them all). */
-const NAMED_IN_MESSAGE = 5;
 
 /** Kept from the time limit for judging once gathering is cut off (at most 2 s). */
 const RESERVE_SHARE = 0.25;
@@ -51,7 +49,7 @@ export async function runValidation(deps: ValidateDeps, mode: Mode, job: Validat
   const readableAt = evidence.sources.map((_, i) => i).filter((i) => evidence.sources[i]!.passages.length > 0);
   const readable = readableAt.map((i) => evidence.sources[i]!);
   if (evidence.cut > 0) throw new ApiError('VALIDATION_TIMEOUT', { sources_checked: requested - evidence.cut, sources_pending: evidence.cut });
-  if (readable.length === 0) throw insufficientSources(evidence.failed);
+  if (readable.length === 0) throw insufficientSources(evidence.failed, 'No source about the claim was found.');
 
   // The operator's list first, then the publishers trusted in the claim's subject.
   const authorities = [...deps.config.search.authority, ...subjectAuthorities(deps.config.validate.subjects, request.context?.domain)];
@@ -131,20 +129,6 @@ async function consultJudge(judge: StanceJudge, claim: string, readable: readonl
     if (verdict.outcome === 'answered') judgements.set(chosen[k]!.i, verdict.judgement);
   });
   return { judgements, outcomes: verdicts.map((verdict, k) => ({ source: readable[chosen[k]!.i]!.url, outcome: verdict.outcome })) };
-}
-
-/**
- * No source could be read: one readable source is enough to judge a claim on, so this is
- * about sources that failed (each named with its code and reason), or an index and engine that
- * found nothing.
- */
-function insufficientSources(failed: readonly FailedSource[]): ApiError {
-  const named = failed.slice(0, NAMED_IN_MESSAGE).map((f) => `${f.source} (${f.reason})`).join('; ');
-  const more = failed.length > NAMED_IN_MESSAGE ? `; and ${failed.length - NAMED_IN_MESSAGE} more` : '';
-  const message = failed.length === 0 ? 'No source about the claim was found.'
-    : failed.length === 1 ? `The source could not be read: ${named}.`
-      : `None of the ${failed.length} sources could be read: ${named}${more}.`;
-  return new ApiError('INSUFFICIENT_SOURCES', { sources_found: 0, sources_required: 1, failed_sources: failed }, message);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../errors/catalogue.js';
+import type { ReadFailure } from '../page/read-failure.js';
 import type { SearxngFailure } from '../search/upstream/searxng.js';
 import type { JudgedBy } from '../stance/combine-judgements.js';
 import type { JudgeOutcome } from './llm-judge.js';
@@ -38,23 +38,13 @@ export interface EvidenceItem {
 
 /**
  * A source that could not be read: in metadata.sources_failed of an answer, and in the
- * failed_sources of INSUFFICIENT_SOURCES when none could be.
+ * failed_sources of INSUFFICIENT_SOURCES when none could be. Its code is the one reading it
+ * alone would have given (URL_INVALID, URL_UNREACHABLE or EXTRACTION_FAILED, as extraction
+ * answers them), NO_RESULTS_FOUND for a domain the index holds nothing about,
+ * VALIDATION_TIMEOUT for one still being read at the time limit, INTERNAL_SERVER_ERROR for
+ * anything else.
  */
-export interface FailedSource {
-  /** The URL or domain as the request gave it (or the engine's result URL). */
-  source: string;
-  /**
-   * The error code reading it alone would have given: URL_INVALID, URL_UNREACHABLE or
-   * EXTRACTION_FAILED (src/page/fetch-failure.ts, the mapping extraction uses), NO_RESULTS_FOUND
-   * for a domain the index holds nothing about, VALIDATION_TIMEOUT for one still being read at
-   * the time limit, INTERNAL_SERVER_ERROR for anything else.
-   */
-  code: ErrorCode;
-  /** Why, for people: "HTTP 404", "connection refused", "timed out after 5s", "no main content found". */
-  reason: string;
-  /** The status of the response that ended the fetch, for an HTTP error status. */
-  http_status?: number;
-}
+export type FailedSource = ReadFailure;
 
 export type ValidationLabel = 'VERIFIED' | 'LIKELY_TRUE' | 'DISPUTED' | 'LIKELY_FALSE' | 'FALSE' | 'UNVERIFIED' | 'OPINION';
 export type ConsensusLevel = 'STRONG' | 'MODERATE' | 'WEAK' | 'CONFLICTING' | 'NONE';

@@ -47,7 +47,7 @@ export async function startFuzzSite(): Promise<PageServer> {
 /** Things for the path parameters to name: one of each kind the API lets a client make. */
 async function makeThings(url: string, fuzzer: Fuzzer, ops: Operation[]): Promise<Record<string, string[]>> {
   const ids: Record<string, string[]> = {};
-  const makers = ops.filter((op) => op.method === 'POST' && !op.path.includes('{') && op.body && !/search|extract|validate|cache/.test(op.path));
+  const makers = ops.filter((op) => op.method === 'POST' && !op.path.includes('{') && op.body && !/search|extract|summarize|validate|cache/.test(op.path));
   for (const op of makers) {
     const owner = op.path.split('/')[2]!;
     for (let attempt = 0; attempt < 30 && !(ids[owner]?.length); attempt++) {

@@ -2,6 +2,7 @@
 // The cleaning task is named cleanHtml in the pool (and its metrics) but answers a page past the
 // DOM's limits as data: see cleanHtmlTask.
 export { cleanHtmlTask as cleanHtml, renderStored } from '../../src/html/clean-html.js';
+export { fitContent } from '../../src/html/render/fit-content.js';
 export { extractiveSummary } from '../../src/summary/extractive-summary.js';
 export { prepareDocuments } from '../../src/index/prepare-documents.js';
 export { mergePostings } from '../../src/index/merge-postings.js';

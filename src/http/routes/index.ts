@@ -6,6 +6,8 @@ import { getMetricsLive } from './get-metrics-live.js';
 import { postExtract } from './post-extract.js';
 import { postSearch } from './post-search.js';
 import { postValidate } from './post-validate.js';
+import { postSummarize } from './post-summarize.js';
+import { postMcp } from './mcp.js';
 import { deleteIndexDocuments, postIndexDocuments } from './index-documents.js';
 import { getIndexJob } from './index-jobs.js';
 import { deleteCrawl, getCrawl, postCrawl } from './crawls.js';
@@ -37,7 +39,7 @@ const getOpenApi: Route = {
 
 /** Every endpoint of the service. Routing, authentication and the OpenAPI document all read this list. */
 export const ROUTES: readonly Route[] = [
-  postSearch, postExtract, postValidate,
+  postSearch, postExtract, postValidate, postSummarize,
   postIndexDocuments, deleteIndexDocuments, getIndexJob,
   postCrawl, getCrawl, deleteCrawl,
   getCacheEntry, postCacheEntry, deleteCacheEntries,
@@ -47,6 +49,7 @@ export const ROUTES: readonly Route[] = [
   whoami, createKey, listKeys, getKey, rotateKey, revokeKey, getKeyUsage,
   createServiceAccount, listServiceAccounts,
   createAccount, listAccounts, getAccount, updateAccount, getPlans,
+  postMcp,
   getOpenApi, getErrorDocs, getLivez, getReadyz, getMetrics,
   postTavilySearch, postTavilyExtract,
   postExaSearch, postExaContents,

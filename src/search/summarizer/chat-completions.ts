@@ -12,7 +12,7 @@ import type { Metrics } from '../../metrics/metrics.js';
 import type { CircuitState } from '../upstream/circuit-breaker.js';
 import { ChatEndpoints } from '../upstream/chat-completions-client.js';
 import { checkCitations, renderCited, type CitedSentence } from './citations.js';
-import { chatMessages, type Passage } from './prompt.js';
+import { chatMessages, summaryMessages, type Passage, type SummaryLength } from './prompt.js';
 
 export type { Passage } from './prompt.js';
 
@@ -22,7 +22,10 @@ const OUTCOMES = ['ok', 'error', 'timeout', 'invalid', 'rejected_open'] as const
 type MetricOutcome = (typeof OUTCOMES)[number];
 
 export interface SummaryRequest {
-  readonly query: string;
+  /** Search: the question the summary answers. Summary (with `length`): the focus, when one is given. */
+  readonly query?: string;
+  /** Present: a summary of the passages of at most this length (POST /v1/summarize); absent: an answer to `query` (search). */
+  readonly length?: SummaryLength;
   /** Numbered as the sources the caller will return: [n] in the summary points at passage n. */
   readonly passages: readonly Passage[];
   /** Language code of the summary such as "en"; absent: the language of the passages. */
@@ -74,7 +77,10 @@ export function createChatCompletionsSummarizer(config: Config, metrics: Metrics
     circuitState: () => client.circuitState(),
     async summarize(request) {
       if (request.passages.length === 0) return { ok: false, reason: 'invalid', detail: 'no passages to summarise' };
-      const answer = await client.complete({ messages: chatMessages(request.query, request.passages, request.language), signal: request.signal });
+      const messages = request.length
+        ? summaryMessages(request.passages, request.length, request.query, request.language)
+        : chatMessages(request.query ?? '', request.passages, request.language);
+      const answer = await client.complete({ messages, signal: request.signal });
       if (answer.ok) {
         const outcome = summaryOf(answer.content, answer.truncated, request.passages);
         count(outcome.ok ? 'ok' : 'invalid');

@@ -53,6 +53,16 @@ export function checkCitations(answer: string, allowed: ReadonlySet<number>, tru
   return { sentences, dropped };
 }
 
+/**
+ * A sentence's own text with every bracketed group that reads as a citation ("74 [14] years",
+ * a page's footnote "[3, 4]") in parentheses instead: in a cited summary, [n] means sources[n-1]
+ * and nothing else. Sentences a model writes have their groups removed as citations already;
+ * sentences taken from the sources carry the sources' own brackets.
+ */
+export function withoutCitationMarks(text: string): string {
+  return text.replace(CITATION_GROUP, (group) => `(${group.slice(1, -1)})`);
+}
+
 /** The sentences as text, each one's citations as [n][m] before its final punctuation. */
 export function renderCited(sentences: readonly CitedSentence[]): string {
   return sentences.map(renderSentence).join(' ');
