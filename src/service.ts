@@ -52,6 +52,11 @@ import { AlertEvaluator } from './alerts/alert-evaluator.js';
 import { NotificationDispatcher } from './notify/dispatcher.js';
 import { emailConfigured } from './notify/email-sender.js';
 import { QuotaReader } from './usage/quota-month.js';
+import { StoredDocuments } from './index/stored-documents.js';
+import { TavilyService } from './compat/tavily-service.js';
+import { ExaService } from './compat/exa-service.js';
+import { FirecrawlService } from './compat/firecrawl-service.js';
+import { ExtractBatches } from './extract/extract-batches.js';
 import { ROUTES } from './http/routes/index.js';
 
 export interface RunningService {
@@ -188,17 +193,21 @@ export async function startService(config: Config, role: Role, logger: Logger, o
     });
     const mcp = new McpEndpoint();
     // Every route reaches storage, Redis and the queues through these, and only through these.
+    const search = new SearchService({
+      cache: resultCache, queue: queues.search, events: queueEvents.search, clock, logger,
+      cacheTtlSeconds: config.search.cacheTtlSeconds, shutdownSignal: shutdown.signal,
+    });
+    const extract = new ExtractService(queues.extract, queueEvents.extract, shutdown.signal);
+    const documents = new StoredDocuments(storage.db);
+    const crawls = new CrawlService(storage.db, queues.crawl, config.crawlMaxUnfinished);
     const services: Services = {
-      search: new SearchService({
-        cache: resultCache, queue: queues.search, events: queueEvents.search, clock, logger,
-        cacheTtlSeconds: config.search.cacheTtlSeconds, shutdownSignal: shutdown.signal,
-      }),
-      extract: new ExtractService(queues.extract, queueEvents.extract, shutdown.signal),
+      search,
+      extract,
       validate: new ValidateService(queues.validate, queueEvents.validate, shutdown.signal),
       summarize: new SummarizeService(queues.summarize, queueEvents.summarize, shutdown.signal),
       mcp,
       index: new IndexService(queues.index, queueEvents.index, shutdown.signal),
-      crawls: new CrawlService(storage.db, queues.crawl, config.crawlMaxUnfinished),
+      crawls,
       cache: new CacheService(resultCache, clock),
       keys,
       keyUsage: new KeyUsageService(keys, usageMeter),
@@ -212,6 +221,9 @@ export async function startService(config: Config, role: Role, logger: Logger, o
         firingAlerts: (scope, now) => alerts.firing(scope, now),
       }),
       alerts,
+      tavily: new TavilyService({ search, extract, documents }),
+      exa: new ExaService({ search, extract, documents }),
+      firecrawl: new FirecrawlService({ search, extract, documents, crawls, batches: new ExtractBatches(queues.extract) }),
       metrics,
       version: VERSION,
       accepting: () => accepting,

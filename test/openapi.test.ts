@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { buildOpenApi, type RouteDoc } from '../src/http/openapi.js';
+import { postTavilySearch } from '../src/http/routes/compat-tavily.js';
 
 /** The document is free-form JSON; `any` keeps the many deep property reads below readable. */
 type Json = Record<string, any>;
@@ -136,6 +137,20 @@ describe('openapi', () => {
     expect(error400.description).to.include('QUERY_TOO_LONG').and.include('INVALID_PARAMETER');
     expect(error400.content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/error.envelope' });
     expect(doc.components.responses.Error429.headers).to.have.property('Retry-After');
+  });
+
+  it('documents the compatibility routes under their own tags, in their vendors\' shapes', () => {
+    const doc = build([...ROUTES, postTavilySearch]);
+    expect(doc.tags.map((t: { name: string }) => t.name)).to.include('Compatibility: Tavily');
+    const search = doc.paths['/compat/tavily/search'].post;
+    expect(search.tags).to.deep.equal(['Compatibility: Tavily']);
+    // The vendor's body itself, not data in the envelope.
+    expect(search.responses['200'].content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/compat-tavily-search.response' });
+    expect(search.responses['403'].content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/compat-tavily.error' });
+    expect(search.responses['403'].headers).to.have.property('X-Error-Code');
+    // Tavily's own status for a used-up plan.
+    expect(search.responses['432'].description).to.include('MONTHLY_LIMIT_EXCEEDED');
+    expect(search.responses['429'].description).to.include('RATE_LIMITED').and.not.include('MONTHLY_LIMIT_EXCEEDED');
   });
 
   it('puts every schema under components without $id and with resolvable references', () => {

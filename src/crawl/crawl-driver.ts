@@ -17,8 +17,8 @@ import type { Database } from '../storage/schema.js';
 import { checkRobots, crawlDelay, type RobotsOptions } from '../fetch/robots.js';
 import { FetchError } from '../fetch/fetch-errors.js';
 import { createFetchSignal } from '../fetch/fetch-signal.js';
-import { guardedRequest, parseHttpUrl } from '../fetch/guarded-request.js';
-import { discardBody, readBodyPrefix } from '../fetch/read-body.js';
+import { parseHttpUrl } from '../fetch/guarded-request.js';
+import { fetchText } from './fetch-text.js';
 import type { CrawlRequest } from './crawl-options.js';
 import { CrawlScope, type Candidate } from './crawl-scope.js';
 import { sha256Hex } from '../storage/hash.js';
@@ -341,28 +341,13 @@ class CrawlRun {
   private async fetchText(url: string): Promise<string | undefined> {
     const target = parseHttpUrl(url);
     if (!target) return undefined;
-    const fetch = this.deps.config.fetch;
     const fetchSignal = createFetchSignal(PAGE_TIMEOUT_MS, this.signal);
     try {
       const delayMs = await this.delayFor(url);
-      const { value } = await this.deps.gate.run(target.host, delayMs, this.signal, () => guardedRequest(target, url, {
-        userAgent: fetch.userAgent,
-        accept: 'application/xml,text/xml,text/plain;q=0.9,*/*;q=0.5',
-        maxRedirects: fetch.maxRedirects,
-        allowedCidrs: fetch.allowedCidrs,
-        perHostConcurrency: fetch.perHostConcurrency,
-        processSlots: this.deps.fetchLimit,
+      return await this.deps.gate.run(target.host, delayMs, this.signal, () => fetchText(this.deps, url, {
         signal: fetchSignal.signal,
         beforeHop: (hop) => checkRobots(hop, url, this.robots),
-      }, async (response) => {
-        if (response.status !== 200) {
-          discardBody(response.body);
-          return undefined;
-        }
-        const body = await readBodyPrefix(response.body, response.headers['content-encoding'], fetch.maxBytes, fetchSignal.signal);
-        return body.toString('utf8');
       }));
-      return value;
     } catch (error) {
       if (this.signal.aborted) throw error;
       this.deps.logger.info({ err: error, crawl_id: this.crawlId, url }, 'sitemap discovery: not readable');

@@ -11,7 +11,7 @@ import { jobEnvelope } from '../queue/queues.js';
 import type { Database } from '../storage/schema.js';
 import type { CrawlRequest } from './crawl-options.js';
 import { crawlJobId, enqueueCrawl } from './crawl-jobs.js';
-import { cancelCrawl, insertCrawlWithin } from './crawl.repository.js';
+import { cancelCrawl, indexedPages, insertCrawlWithin } from './crawl.repository.js';
 import { describeCrawl, findOwnCrawl, type CrawlView } from './crawl-view.js';
 
 export class CrawlService {
@@ -48,6 +48,16 @@ export class CrawlService {
   /** The caller's crawl, or NOT_FOUND. */
   async get(principal: Principal, id: string): Promise<CrawlView> {
     return describeCrawl(this.db, await findOwnCrawl(this.db, id, principal));
+  }
+
+  /**
+   * The pages the caller's crawl indexed so far, `limit` from `offset`, in the order they were
+   * indexed: the URL crawled, the URL its content came from, and the page's HTTP status.
+   */
+  async indexedPages(principal: Principal, id: string, offset: number, limit: number): Promise<Array<{ url: string; finalUrl: string; httpStatus: number | null }>> {
+    const crawl = await findOwnCrawl(this.db, id, principal);
+    const pages = await indexedPages(this.db, crawl.id, offset, limit);
+    return pages.map((p) => ({ url: p.url, finalUrl: p.final_url ?? p.url, httpStatus: p.http_status }));
   }
 
   /** Stops the caller's crawl from fetching further pages; a finished crawl is left as it is. */

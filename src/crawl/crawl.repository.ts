@@ -308,6 +308,13 @@ export async function failedPages(db: Db, crawlId: string, limit: number) {
     .orderBy('finished_at').orderBy('id').limit(limit).execute();
 }
 
+/** Pages the crawl indexed, in the order they finished, `limit` from `offset`. */
+export async function indexedPages(db: Db, crawlId: string, offset: number, limit: number) {
+  return db.selectFrom('crawl_pages').select(['url', 'final_url', 'http_status'])
+    .where('crawl_id', '=', crawlId).where('state', '=', 'indexed')
+    .orderBy('finished_at').orderBy('id').offset(offset).limit(limit).execute();
+}
+
 /** Unfinished crawls that nobody holds: never started, or whose driver stopped renewing. */
 /** A page of them in id order, after `after`: a pass pages through all, so none waits behind the same first few. */
 export async function unheldCrawls(db: Db, limit: number, after: string): Promise<Array<Pick<CrawlRow, 'id' | 'lease_epoch' | 'handbacks' | 'lease_owner' | 'request_id' | 'principal_id' | 'mode'>>> {

@@ -8,6 +8,7 @@ import type { Database } from '../storage/schema.js';
 import { parseStorableDate } from '../storage/datetime.js';
 import type { DocumentIndex } from '../index/types.js';
 import { readPage, withinPoolLimit } from '../page/read-page.js';
+import { decodeBody } from '../page/decode-body.js';
 import { findFreshExtraction, insertExtraction, type StoredExtraction } from './extraction.repository.js';
 import type { ExtractRequest, ExtractResult } from './types.js';
 import type { CleanHtmlOutput } from '../html/clean-html.js';
@@ -43,7 +44,8 @@ export interface ExtractContext {
  */
 export async function extractPage(deps: ExtractDeps, context: ExtractContext, request: ExtractRequest): Promise<ExtractResult> {
   const urlHash = sha256Hex(request.url);
-  if (request.options.max_age > 0) {
+  // A stored extraction has no raw HTML: a request for it always reads the page.
+  if (request.options.max_age > 0 && !request.raw_html) {
     const since = new Date(Date.now() - request.options.max_age * 1000);
     const stored = await findFreshExtraction(deps.db, { urlHash, cleanHtml: request.clean_html, mode: context.mode }, since);
     const { blocksJson } = stored ?? {};
@@ -59,8 +61,9 @@ export async function extractPage(deps: ExtractDeps, context: ExtractContext, re
     throw error;
   }
   if (kept) await deps.unstored.forget(context.jobId);
-  return sized(deps, request, result(request, read.finalUrl, read.cleaned, { cached: false, fetchedAt: read.fetchedAt }),
+  const answered = await sized(deps, request, result(request, read.finalUrl, read.cleaned, { cached: false, fetchedAt: read.fetchedAt }),
     () => JSON.stringify(read.cleaned.blocks), read.cleaned.metadata.language);
+  return request.raw_html ? { ...answered, raw_html: read.rawHtml ?? '' } : answered;
 }
 
 async function readExtraction(deps: ExtractDeps, request: ExtractRequest): Promise<ReadExtraction> {
@@ -72,7 +75,10 @@ async function readExtraction(deps: ExtractDeps, request: ExtractRequest): Promi
     preserveFormatting: request.options.preserve_formatting,
     minContentLength: request.options.min_content_length,
   });
-  return { url: request.url, finalUrl: page.finalUrl, cleaned, fetchedAt: new Date(), stored: false };
+  return {
+    url: request.url, finalUrl: page.finalUrl, cleaned, fetchedAt: new Date(), stored: false,
+    ...(request.raw_html ? { rawHtml: decodeBody(page.body, page.charset) } : {}),
+  };
 }
 
 /** The extractions row, then the index: whatever of the two an earlier attempt did not finish. */

@@ -1,6 +1,6 @@
 /**
  * POST /v1/extract: the extraction job (fetch, clean, store) on the extract queue, awaited within
- * the request's time-out.
+ * the request's time-out. The queue also runs site maps (Firecrawl's map), which read pages alike.
  */
 import type { Queue, QueueEvents } from 'bullmq';
 import { ApiError } from '../errors/catalogue.js';
@@ -8,6 +8,10 @@ import type { Caller } from '../auth/principal.js';
 import { jobEnvelope } from '../queue/queues.js';
 import { runJob } from '../queue/run-job.js';
 import type { ExtractRequest, ExtractResult } from './types.js';
+import type { SiteMapRequest } from '../crawl/site-map.js';
+
+/** Name of the extract queue's jobs that map a site instead of extracting a page. */
+export const MAP_JOB = 'map';
 
 // Processing after the fetch (cleaning, storing) gets this much on top of the fetch time-out.
 const PROCESSING_ALLOWANCE_S = 10;
@@ -30,6 +34,20 @@ export class ExtractService {
       deadline: arrivedAt + timeoutSeconds * 1000,
       onTimeout: () => new ApiError('EXTRACT_TIMEOUT', { timeout_seconds: timeoutSeconds }),
       signal: this.shutdownSignal,
+    });
+  }
+
+  /**
+   * A site's URLs from its sitemaps and the page's links (src/crawl/site-map.ts), read by a
+   * worker like a page; EXTRACT_TIMEOUT past the request's time limit and the processing allowance.
+   */
+  async map(caller: Caller, request: SiteMapRequest, arrivedAt: number): Promise<string[]> {
+    const timeoutSeconds = Math.ceil(request.timeoutMs / 1000) + PROCESSING_ALLOWANCE_S;
+    return runJob<SiteMapRequest, string[]>(this.queue, this.events, jobEnvelope(caller, request), {
+      deadline: arrivedAt + timeoutSeconds * 1000,
+      onTimeout: () => new ApiError('EXTRACT_TIMEOUT', { timeout_seconds: timeoutSeconds }),
+      signal: this.shutdownSignal,
+      name: MAP_JOB,
     });
   }
 }

@@ -16,6 +16,11 @@ export interface ExtractRequest {
   /** The content as chunks of at most this count each, for RAG ingestion. */
   chunking?: { max_tokens: number };
   options: { timeout: number; preserve_formatting: boolean; min_content_length: number; respect_robots?: boolean; max_age: number };
+  /**
+   * Also return the page's HTML as received (decoded to text), for Firecrawl's rawHtml. Not part
+   * of POST /v1/extract's schema; the HTML is not stored, so such a request always fetches.
+   */
+  raw_html?: boolean;
 }
 
 /** Section 2.2 of the interface specification, plus the URLs involved, links and where the result came from. */
@@ -35,4 +40,6 @@ export interface ExtractResult {
   quality_score: number;
   cached: boolean;
   fetched_at: string;
+  /** The page's HTML as received, when the request asked for it (raw_html). */
+  raw_html?: string;
 }

@@ -18,6 +18,8 @@ export interface ReadExtraction {
   fetchedAt: Date;
   /** The extractions row is written; only indexing is left. */
   stored: boolean;
+  /** The page's HTML as received, when the request asked for it (it is not stored). */
+  rawHtml?: string;
 }
 
 export class UnstoredPages {

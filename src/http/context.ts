@@ -21,6 +21,8 @@ export interface AppState {
   audit?: Record<string, unknown>;
   /** true: answered from the result cache; false: looked there and found nothing; undefined: did not look. */
   cacheHit?: boolean;
+  /** The catalogued error the request failed with, whatever format its body takes (audit and metrics read it). */
+  failure?: { code: string; parameter: string | null };
 }
 
 export type AppContext = ParameterizedContext<AppState>;

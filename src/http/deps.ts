@@ -25,6 +25,9 @@ import type { ExtractService } from '../extract/extract-service.js';
 import type { ValidateService } from '../validate/validate-service.js';
 import type { SummarizeService } from '../summarize/summarize-service.js';
 import type { McpEndpoint } from '../mcp/mcp-endpoint.js';
+import type { TavilyService } from '../compat/tavily-service.js';
+import type { ExaService } from '../compat/exa-service.js';
+import type { FirecrawlService } from '../compat/firecrawl-service.js';
 
 /**
  * What route handlers work with: a service per feature, and what the probes and the OpenAPI
@@ -52,6 +55,12 @@ export interface Services {
   live: LiveMetricsService;
   /** /v1/alerts: definitions, history, deliveries, test notifications. */
   alerts: AlertService;
+  /** /compat/tavily: Tavily's search and extract on the service's own. */
+  tavily: TavilyService;
+  /** /compat/exa: Exa's search and contents on the service's own. */
+  exa: ExaService;
+  /** /compat/firecrawl: Firecrawl's v2 API on the service's extraction, crawls and search. */
+  firecrawl: FirecrawlService;
   /** The Prometheus registry /metrics exposes. */
   metrics: Metrics;
   version: string;

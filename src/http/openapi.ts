@@ -2,8 +2,9 @@
  * The OpenAPI 3.1 document of the service, built from the route table and the JSON Schemas the
  * requests are validated with, so that the documentation cannot drift from what is enforced.
  */
-import { ERROR_CATALOGUE, ERROR_CODES } from '../errors/catalogue.js';
+import { ApiError, ERROR_CATALOGUE, ERROR_CODES } from '../errors/catalogue.js';
 import { schemaDocuments } from '../schema/request-validator.js';
+import { ERROR_CODE_HEADER, type VendorErrorFormat } from './vendor-format.js';
 
 export interface RouteDoc {
   method: 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
@@ -29,6 +30,18 @@ export interface RouteDoc {
   status?: number;
   /** Answers 404 for something named outside the path (a cache lookup by its query string). Routes with path parameters always may. */
   notFound?: boolean;
+  /**
+   * A route that speaks another vendor's API (see vendor-format.ts): its `response` schema is the
+   * whole body, not `data` in the envelope, and its failures are rendered in this format.
+   */
+  vendor?: VendorErrorFormat;
+  /** A body field the key may be sent in, for clients that send it there (Tavily's `api_key`); headers win. */
+  keyInBody?: string;
+  /**
+   * Not counted against the quotas although its scope is metered: reading a job's progress
+   * (a Firecrawl batch), which clients poll; only its rate limit applies.
+   */
+  unmetered?: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -119,13 +132,36 @@ function operation(route: RouteDoc, schemas: Readonly<Record<string, Json>>): Js
         ...(route.scope ? { headers: RATE_LIMIT_HEADERS } : {}),
         content: route.media
           ? Object.fromEntries(route.media.map((type) => [type, { schema: route.mediaSchema ? ref(route.mediaSchema) : { type: 'string' } }]))
-          : { 'application/json': { schema: successEnvelope(route.response ? ref(route.response) : undefined) } },
+          : { 'application/json': { schema: route.vendor && route.response ? ref(route.response) : successEnvelope(route.response ? ref(route.response) : undefined) } },
       },
-      ...Object.fromEntries(
-        errorStatuses(route, pathParams.length > 0 || route.notFound === true).map((s) => [s, { $ref: `#/components/responses/Error${s}` }]),
-      ),
+      ...(route.vendor
+        ? vendorErrorResponses(route.vendor, errorStatuses(route, pathParams.length > 0 || route.notFound === true), ref(route.vendor.schema))
+        : Object.fromEntries(
+          errorStatuses(route, pathParams.length > 0 || route.notFound === true).map((s) => [s, { $ref: `#/components/responses/Error${s}` }]),
+        )),
     },
   };
+}
+
+/**
+ * The failures of a route that speaks another vendor's API: the statuses its format gives the
+ * catalogued errors the route can meet, each in the vendor's error body.
+ */
+function vendorErrorResponses(vendor: VendorErrorFormat, nativeStatuses: readonly number[], schema: Json): Record<string, Json> {
+  const byStatus = new Map<number, string[]>();
+  for (const code of ERROR_CODES) {
+    if (!nativeStatuses.includes(ERROR_CATALOGUE[code].status)) continue;
+    const { status } = vendor.render(new ApiError(code), 'req_example');
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries([...byStatus].sort(([a], [b]) => a - b).map(([status, codes]) => [String(status), {
+    description: `Error in the vendor's format, for ${codes.join(', ')}.`,
+    headers: {
+      [ERROR_CODE_HEADER]: { description: 'The catalogued error code (see /docs/errors).', schema: { type: 'string' } },
+      ...(status === 429 ? { ...RATE_LIMIT_HEADERS, 'Retry-After': RETRY_AFTER_HEADER } : {}),
+    },
+    content: { 'application/json': { schema } },
+  }]));
 }
 
 function accessNote(scope: string): string {

@@ -21,6 +21,8 @@ export interface RunJobOptions {
    * old answer. Without it, the job id is the request id.
    */
   shareKey?: string;
+  /** The job's name, when its queue runs more than one kind of job (the extract queue's `map`); default the queue's name. */
+  name?: string;
 }
 
 /**
@@ -57,7 +59,7 @@ export async function runJob<TInput, TResult>(
 
   for (let rejoins = 0; ; rejoins++) {
     // Adding a job whose id exists (a shared job still running) adds nothing: this waiter joins it.
-    const adding = queue.add(queue.name, data, jobOptions);
+    const adding = queue.add(options.name ?? queue.name, data, jobOptions);
     const added = await settledBy(adding, options.deadline, options.signal);
     if (added.kind === 'shutdown') throw shuttingDown();
     if (added.kind === 'time') {

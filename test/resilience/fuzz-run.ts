@@ -106,9 +106,10 @@ async function send(options: FuzzOptions, c: FuzzCase, report: FuzzReport): Prom
   if (res.status < 300 && c.operation in report.succeeded) report.succeeded[c.operation]!++;
   if (res.status >= 500) report.failures.push({ kind: '5xx', status: res.status, detail: text.slice(0, 300), case: c });
   else if (res.status >= 400 && c.method !== 'HEAD') {
-    let code: unknown;
+    // An operation that speaks another vendor's API answers in its format, the catalogued code in a header.
+    let code: unknown = res.headers.get('x-error-code') ?? undefined;
     try {
-      code = (JSON.parse(text) as { error?: { code?: unknown } }).error?.code;
+      code ??= (JSON.parse(text) as { error?: { code?: unknown } }).error?.code;
     } catch {
       code = undefined;
     }

@@ -873,6 +873,270 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/compat/tavily/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tavily's search: POST /v1/search's ranked sources as Tavily results, its summary as the answer, the index's text as raw_content
+         * @description Requires an API key with the search scope.
+         */
+        post: operations["postCompatTavilySearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/compat/tavily/extract": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tavily's extract: each URL through POST /v1/extract's pipeline, the pages read as results, the others as failed_results
+         * @description Requires an API key with the extract scope.
+         */
+        post: operations["postCompatTavilyExtract"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/compat/exa/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exa's search: POST /v1/search's ranked sources as Exa results, with the index's text and the best passage as highlights
+         * @description Requires an API key with the search scope.
+         */
+        post: operations["postCompatExaSearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/compat/exa/contents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exa's contents: each URL through POST /v1/extract's pipeline, with highlights and links; pages that could not be read in statuses
+         * @description Requires an API key with the extract scope.
+         */
+        post: operations["postCompatExaContents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/compat/firecrawl/v2/scrape": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Firecrawl's scrape: POST /v1/extract's pipeline, the page as Markdown, HTML and links
+         * @description Requires an API key with the extract scope.
+         */
+        post: operations["postCompatFirecrawlV2Scrape"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/compat/firecrawl/v2/batch/scrape": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Firecrawl's batch scrape: one extraction job per URL, read by polling the batch
+         * @description Requires an API key with the extract scope.
+         */
+        post: operations["postCompatFirecrawlV2BatchScrape"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/compat/firecrawl/v2/batch/scrape/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A batch scrape's progress and the pages read so far (results kept a day after they finish; not counted against quotas)
+         * @description Requires an API key with the extract scope.
+         */
+        get: operations["getCompatFirecrawlV2BatchScrapeId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/compat/firecrawl/v2/batch/scrape/{id}/errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The pages of a batch scrape that could not be read, with their codes (not counted against quotas)
+         * @description Requires an API key with the extract scope.
+         */
+        get: operations["getCompatFirecrawlV2BatchScrapeIdErrors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/compat/firecrawl/v2/crawl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Firecrawl's crawl: a native crawl (POST /v1/crawl), its pages indexed, read by polling the crawl
+         * @description Requires an API key with the index scope.
+         */
+        post: operations["postCompatFirecrawlV2Crawl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/compat/firecrawl/v2/crawl/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A crawl's progress and its indexed pages, 100 at a time (next)
+         * @description Requires an API key with the index scope.
+         */
+        get: operations["getCompatFirecrawlV2CrawlId"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a crawl (DELETE /v1/crawl/{id})
+         * @description Requires an API key with the index scope.
+         */
+        delete: operations["deleteCompatFirecrawlV2CrawlId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/compat/firecrawl/v2/crawl/{id}/errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The pages of a crawl that could not be read (the first 100), with their codes
+         * @description Requires an API key with the index scope.
+         */
+        get: operations["getCompatFirecrawlV2CrawlIdErrors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/compat/firecrawl/v2/map": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Firecrawl's map: the site's URLs from its sitemaps and the page's links, without crawling
+         * @description Requires an API key with the extract scope.
+         */
+        post: operations["postCompatFirecrawlV2Map"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/compat/firecrawl/v2/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Firecrawl's search: POST /v1/search's ranked sources as web results, each scraped when scrapeOptions ask for formats
+         * @description Requires an API key with the search scope.
+         */
+        post: operations["postCompatFirecrawlV2Search"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1719,6 +1983,1043 @@ export interface components {
             /** @description true when a live entry with the same normalised query was overwritten (its content, ttl, trust level, tags and hits are gone), false when the query had no live entry. */
             replaced: boolean;
         } & components["schemas"]["cache-entry.response"];
+        /**
+         * Exa-compatible contents request
+         * @description Body of POST /compat/exa/contents, as Exa's clients send it: each URL goes through POST /v1/extract's pipeline. See docs/compat.md.
+         */
+        "compat-exa-contents.request": {
+            /**
+             * @description The pages, up to 20 (this or ids).
+             * @example [
+             *       "https://example.com/article"
+             *     ]
+             */
+            urls?: string[];
+            /** @description Result ids of a search, which are their URLs (this or urls). */
+            ids?: string[];
+            /** @description true or options: the page's text (format text, or html with includeHtmlTags). */
+            text?: components["schemas"]["compat-exa-search.request.text"];
+            /** @description true or options: the paragraphs sharing the most terms with highlights.query. */
+            highlights?: components["schemas"]["compat-exa-search.request.highlights"];
+            /** @description Refused: per-page summaries are not generated. */
+            summary?: boolean | Record<string, never>;
+            /**
+             * @description On search: accepted and ignored (results come from the index and upstream engine). On contents: always fetches anew; others serve a page stored within maxAgeHours.
+             * @enum {string}
+             */
+            livecrawl?: "never" | "fallback" | "always" | "auto" | "preferred";
+            /** @description On contents: time limit of each page's fetch in milliseconds (options.timeout, rounded up to seconds, 1 to 60). On search: ignored. */
+            livecrawlTimeout?: number;
+            /** @description On contents: serve a page stored at most this many hours ago (options.max_age; 0 fetches anew, -1 the oldest allowed, 30 days). On search: ignored. */
+            maxAgeHours?: number;
+            /** @description Accepted and ignored: a page without content is always reported in statuses. */
+            filterEmptyResults?: boolean;
+            /** @description Refused when above 0: subpages are not crawled. */
+            subpages?: number;
+            /** @description Refused: subpages are not crawled. */
+            subpageTarget?: string | string[];
+            /** @description On contents: links and imageLinks (counts) return the main content's links and image URLs. On search: refused. */
+            extras?: {
+                /** @description How many of the main content's links to return. */
+                links?: number;
+                /** @description How many of the main content's image URLs to return. */
+                imageLinks?: number;
+            };
+            /** @description Refused (deprecated by Exa): use text or highlights. */
+            context?: boolean | Record<string, never>;
+            /** @description Refused: past versions of a page are not served. */
+            snapshotAsOf?: string;
+        };
+        /**
+         * Exa-compatible search request
+         * @description Body of POST /compat/exa/search, as Exa's clients send it: mapped onto POST /v1/search; each parameter is mapped, accepted and ignored (named in X-Compat-Warning) or refused. See docs/compat.md.
+         */
+        "compat-exa-search.request": {
+            /**
+             * @description What to search for (query).
+             * @example green tea water temperature
+             */
+            query: string;
+            /**
+             * @description Results returned at most (max_results); more than 20 are given 20, with a warning.
+             * @default 10
+             */
+            numResults?: number;
+            /** @description Only these hosts and their subdomains (domain_filter.include). */
+            includeDomains?: string[];
+            /** @description Never these hosts or their subdomains (domain_filter.exclude). */
+            excludeDomains?: string[];
+            /**
+             * Format: date-time
+             * @description Only results published at or after this instant: recency covering it, then results with an earlier or unknown publication date left out.
+             */
+            startPublishedDate?: string;
+            /**
+             * Format: date-time
+             * @description Only results published at or before this instant; results with an unknown publication date are left out.
+             */
+            endPublishedDate?: string;
+            /** @description Refused (deprecated by Exa): use startPublishedDate. */
+            startCrawlDate?: string;
+            /** @description Refused (deprecated by Exa): use endPublishedDate. */
+            endCrawlDate?: string;
+            /**
+             * @description Accepted; every type runs the service's own ranking, and the deep types read the best pages live (options.deep_search). Any type but auto is warned.
+             * @default auto
+             * @enum {string}
+             */
+            type?: "auto" | "neural" | "keyword" | "hybrid" | "fast" | "instant" | "deep-lite" | "deep" | "deep-reasoning";
+            /** @description Accepted and ignored: no category classifier. */
+            category?: string;
+            /**
+             * Format: country-code
+             * @description Country to favour (country), an ISO 3166-1 alpha-2 code.
+             */
+            userLocation?: string;
+            /** @description Accepted and ignored: the query is searched as written. */
+            useAutoprompt?: boolean;
+            /** @description Accepted and ignored: results are not moderated. */
+            moderation?: boolean;
+            /** @description Accepted and ignored. */
+            flags?: string[];
+            /** @description Refused: results are not filtered by phrases. */
+            includeText?: string[];
+            /** @description Refused: results are not filtered by phrases. */
+            excludeText?: string[];
+            /** @description Refused: no synthesized output. */
+            systemPrompt?: string;
+            /** @description Refused: no synthesized output. */
+            outputSchema?: Record<string, never>;
+            /** @description Refused: one query per search. */
+            additionalQueries?: string[];
+            /** @description What to return of each result's page. */
+            contents?: components["schemas"]["compat-exa-search.request.contents"];
+        };
+        /** @description What to return of each result's page. */
+        "compat-exa-search.request.contents": {
+            /** @description true or options: the page's text as the index holds it, up to maxCharacters. */
+            text?: components["schemas"]["compat-exa-search.request.text"];
+            /** @description true or options: the passage that best answers the query, up to maxCharacters, with its score. */
+            highlights?: components["schemas"]["compat-exa-search.request.highlights"];
+            /** @description Refused: per-page summaries are not generated. */
+            summary?: boolean | Record<string, never>;
+            /**
+             * @description On search: accepted and ignored (results come from the index and upstream engine). On contents: always fetches anew; others serve a page stored within maxAgeHours.
+             * @enum {string}
+             */
+            livecrawl?: "never" | "fallback" | "always" | "auto" | "preferred";
+            /** @description On contents: time limit of each page's fetch in milliseconds (options.timeout, rounded up to seconds, 1 to 60). On search: ignored. */
+            livecrawlTimeout?: number;
+            /** @description On contents: serve a page stored at most this many hours ago (options.max_age; 0 fetches anew, -1 the oldest allowed, 30 days). On search: ignored. */
+            maxAgeHours?: number;
+            /** @description Accepted and ignored: a page without content is always reported in statuses. */
+            filterEmptyResults?: boolean;
+            /** @description Refused when above 0: subpages are not crawled. */
+            subpages?: number;
+            /** @description Refused: subpages are not crawled. */
+            subpageTarget?: string | string[];
+            /** @description On contents: links and imageLinks (counts) return the main content's links and image URLs. On search: refused. */
+            extras?: {
+                /** @description How many of the main content's links to return. */
+                links?: number;
+                /** @description How many of the main content's image URLs to return. */
+                imageLinks?: number;
+            };
+            /** @description Refused (deprecated by Exa): use text or highlights. */
+            context?: boolean | Record<string, never>;
+            /** @description Refused: past versions of a page are not served. */
+            snapshotAsOf?: string;
+        };
+        "compat-exa-search.request.text": boolean | {
+            /** @description Characters returned at most. */
+            maxCharacters?: number;
+            /** @description On contents: the main content as safe HTML (format html). On search: ignored, warned. */
+            includeHtmlTags?: boolean;
+            /**
+             * @description Accepted and ignored: the main content is returned.
+             * @enum {string}
+             */
+            verbosity?: "compact" | "standard" | "full";
+            /** @description Accepted and ignored: the main content is returned. */
+            includeSections?: string[];
+            /** @description Accepted and ignored: the main content is returned. */
+            excludeSections?: string[];
+        };
+        "compat-exa-search.request.highlights": boolean | {
+            /** @description On contents: the paragraphs sharing most terms with this query. On search: ignored (the search's query decides), warned. */
+            query?: string;
+            /** @description Characters of highlights returned at most per result. */
+            maxCharacters?: number;
+            /** @description Accepted and ignored (deprecated by Exa): use maxCharacters. */
+            numSentences?: number;
+            /** @description Highlights per result at most (contents only; search gives one). */
+            highlightsPerUrl?: number;
+            /** @description Refused: highlight budgets are per result. */
+            dynamic?: boolean;
+        };
+        /**
+         * Exa-compatible search or contents response
+         * @description The answer of POST /compat/exa/search and /compat/exa/contents, in Exa's shape (the whole body, no envelope).
+         */
+        "compat-exa-search.response": {
+            /** @description The request's id (X-Request-Id). */
+            requestId: string;
+            /** @description Search only: always keyword (the service's own ranking: BM25 and its signals). */
+            resolvedSearchType?: string;
+            /** @description Milliseconds from the request's arrival to the answer. */
+            searchTime?: number;
+            /** @description The ranked sources (search) or the pages read (contents). */
+            results: {
+                /** @description The result's id: its URL. */
+                id: string;
+                /** @description The page's URL. */
+                url: string;
+                /** @description The page's title. */
+                title: string | null;
+                /** @description When the page was published, when known (ISO 8601). */
+                publishedDate?: string;
+                /** @description The page's author, when known. */
+                author?: string;
+                /** @description Search only: the source's calibrated confidence, 0 to 1. */
+                score?: number;
+                /** @description The page's text, when asked for. */
+                text?: string;
+                /** @description The best passages, when asked for. */
+                highlights?: string[];
+                /** @description A score per highlight, 0 to 1. */
+                highlightScores?: number[];
+                /** @description Contents only: links and image URLs of the main content, when asked for. */
+                extras?: {
+                    /** @description URLs of the main content's links. */
+                    links?: string[];
+                    /** @description URLs of the main content's images. */
+                    imageLinks?: string[];
+                };
+            }[];
+            /** @description Contents only: per page, whether it could be read, and why not. */
+            statuses?: {
+                /** @description The URL as asked. */
+                id: string;
+                /**
+                 * @description success or error.
+                 * @enum {string}
+                 */
+                status: "success" | "error";
+                /** @description Why it could not be read. */
+                error?: {
+                    /** @description CRAWL_NOT_FOUND, CRAWL_TIMEOUT, SOURCE_NOT_AVAILABLE or CRAWL_UNKNOWN_ERROR. */
+                    tag?: string;
+                    /** @description The page's HTTP status, when it answered. */
+                    httpStatusCode?: number | null;
+                };
+            }[];
+        };
+        /**
+         * Exa-compatible error
+         * @description A failure of a /compat/exa route, in Exa's shape; X-Error-Code names the catalogued code.
+         */
+        "compat-exa.error": {
+            /** @description The request's id (X-Request-Id). */
+            requestId: string;
+            /** @description The message, prefixed with the catalogued code. */
+            error: string;
+            /** @description Exa's tag for the failure where it has one (INVALID_REQUEST_BODY, INVALID_API_KEY, ACCESS_DENIED, NO_MORE_CREDITS, INTERNAL_ERROR), else the catalogued code. */
+            tag: string;
+        };
+        /**
+         * Firecrawl-compatible batch scrape request
+         * @description Body of POST /compat/firecrawl/v2/batch/scrape: one extraction job per URL, read by polling GET /compat/firecrawl/v2/batch/scrape/{id}.
+         */
+        "compat-firecrawl-batch.request": {
+            /**
+             * @description The pages, up to 1,000 (an invalid one is refused, or listed in invalidURLs with ignoreInvalidURLs).
+             * @example [
+             *       "https://example.com/a",
+             *       "https://example.com/b"
+             *     ]
+             */
+            urls: string[];
+            /** @description Leave out invalid URLs (listed in invalidURLs) instead of refusing the batch. */
+            ignoreInvalidURLs?: boolean;
+            /** @description Refused: no webhooks; poll the batch. */
+            webhook?: unknown;
+            /** @description Refused: a batch cannot be extended. */
+            appendToId?: unknown;
+            /** @description Accepted and ignored: FETCH_CONCURRENCY and the per-host limit decide. */
+            maxConcurrency?: unknown;
+            /** @description Refused when true: extractions are stored. */
+            zeroDataRetention?: unknown;
+            /** @description markdown, html, rawHtml (the page's HTML as received; always fetched anew), links, as strings or {type} objects; one of markdown or html on a batch; markdown alone on a crawl. summary, json, screenshot and the other formats are refused. */
+            formats?: (string | {
+                type: string;
+            })[];
+            /** @description true: the main content (clean_html); false: the whole page. */
+            onlyMainContent?: boolean;
+            /** @description Time limit of the page fetch in milliseconds (options.timeout, rounded up to seconds; above 60 s gets 60 s, warned). */
+            timeout?: number;
+            /** @description Serve a stored extraction at most this many milliseconds old (options.max_age; default 2 days, as Firecrawl's; 0 fetches anew). */
+            maxAge?: number;
+            /** @description Refused when not empty: content is chosen by the main-content extractor, not by selectors. */
+            includeTags?: string[];
+            /** @description Refused when not empty: content is chosen by the main-content extractor, not by selectors. */
+            excludeTags?: string[];
+            /** @description Accepted and ignored: pages are not rendered (no JavaScript runs), so there is nothing to wait for. */
+            waitFor?: number;
+            /** @description Refused when not empty: requests carry the service's own headers. */
+            headers?: Record<string, never>;
+            /** @description Refused when not empty: pages are not driven by a browser. */
+            actions?: unknown[];
+            /** @description Accepted and ignored: pages are fetched one way. */
+            mobile?: unknown;
+            /** @description Accepted and ignored: pages are fetched from where the service runs. */
+            location?: unknown;
+            /** @description Accepted and ignored: no proxies. */
+            proxy?: unknown;
+            /** @description Accepted and ignored: the main-content extractor leaves advertising out. */
+            blockAds?: unknown;
+            /** @description Accepted and ignored. */
+            fastMode?: unknown;
+            /** @description Accepted and ignored: HTML and plain text are read; PDFs are refused by the fetcher. */
+            parsers?: unknown;
+            /** @description Accepted and ignored: certificates are always verified. */
+            skipTlsVerification?: unknown;
+            /** @description Accepted: images are given as URLs, never inlined. */
+            removeBase64Images?: unknown;
+            /** @description Accepted and ignored: every extraction is stored (POST /v1/extract's rule). */
+            storeInCache?: unknown;
+            /** @description Accepted and ignored: the service's audit log records every request. */
+            auditMetadata?: unknown;
+            /** @description Accepted and ignored. */
+            threatProtection?: unknown;
+            /** @description Accepted and ignored. */
+            lockdown?: unknown;
+            /** @description Accepted and ignored. */
+            useMock?: unknown;
+            /** @description Refused: stored extractions are not served by a minimum age. */
+            minAge?: unknown;
+            /** @description Refused when set: personal data is not redacted. */
+            redactPII?: unknown;
+            /** @description Refused: no browser profiles. */
+            profile?: unknown;
+            /** @description Refused when true: no tool discovery. */
+            domainTools?: unknown;
+            /** @description Refused: no tool discovery. */
+            toolDetail?: unknown;
+            /** @description The client's integration name; recorded nowhere. */
+            integration?: string;
+            /** @description The client's name and version (the SDK sends js-sdk@…); recorded nowhere. */
+            origin?: string;
+        };
+        /**
+         * Firecrawl-compatible crawl cancel response
+         * @description The answer of DELETE /compat/firecrawl/v2/crawl/{id}.
+         */
+        "compat-firecrawl-cancel.response": {
+            /**
+             * @description Always true.
+             * @constant
+             */
+            success: true;
+            /** @description cancelled, or the state of a crawl that had finished. */
+            status: string;
+        };
+        /**
+         * Firecrawl-compatible crawl request
+         * @description Body of POST /compat/firecrawl/v2/crawl: a native crawl (POST /v1/crawl), read by polling GET /compat/firecrawl/v2/crawl/{id}.
+         */
+        "compat-firecrawl-crawl.request": {
+            /**
+             * Format: http-url
+             * @description Where the crawl starts (urls).
+             * @example https://example.com/
+             */
+            url: string;
+            /** @description Pages fetched at most (max_pages; default 10,000, as Firecrawl's). */
+            limit?: number;
+            /** @description Links followed from the start (max_depth; default 20, the most). */
+            maxDiscoveryDepth?: number;
+            /** @description Path patterns a URL must match one of (include): literal text with .* wildcards, optionally anchored with ^ and $; other regular expressions are refused. */
+            includePaths?: string[];
+            /** @description Path patterns that leave a URL out (exclude), as includePaths. */
+            excludePaths?: string[];
+            /** @description The patterns match the whole URL instead of its path. */
+            regexOnFullURL?: boolean;
+            /**
+             * @description include (default): read the sitemaps too (sitemaps); skip: links only; only is refused.
+             * @enum {string}
+             */
+            sitemap?: "include" | "skip" | "only";
+            /** @description false (default): only URLs under the start URL's path, as Firecrawl's (an include pattern); true: the whole domain. */
+            crawlEntireDomain?: boolean;
+            /** @description Follow links to other hosts (same_domain false). */
+            allowExternalLinks?: boolean;
+            /** @description Subdomains are always followed; false is warned. */
+            allowSubdomains?: boolean;
+            /** @description Accepted and ignored: URLs are crawled with their query strings. */
+            ignoreQueryParameters?: unknown;
+            /** @description Accepted and ignored: the index merges copies itself. */
+            deduplicateSimilarURLs?: unknown;
+            /** @description Accepted and ignored: robots.txt's Crawl-delay decides, one request at a time per host. */
+            delay?: unknown;
+            /** @description Accepted and ignored: one request at a time per host. */
+            maxConcurrency?: unknown;
+            /** @description Accepted and ignored: robots.txt is read for FETCH_USER_AGENT. */
+            robotsUserAgent?: unknown;
+            /** @description Refused when true: crawls always obey robots.txt. */
+            ignoreRobotsTxt?: unknown;
+            /** @description Refused: no webhooks; poll the crawl. */
+            webhook?: unknown;
+            /** @description Refused: no crawl planning from a prompt. */
+            prompt?: unknown;
+            /** @description Refused when true: crawled pages are indexed. */
+            zeroDataRetention?: unknown;
+            /** @description How each page is scraped (the scrape options). */
+            scrapeOptions?: components["schemas"]["compat-firecrawl-scrape.request.scrapeOptions"];
+            /** @description The client's integration name; recorded nowhere. */
+            integration?: string;
+            /** @description The client's name and version; recorded nowhere. */
+            origin?: string;
+        };
+        /**
+         * Firecrawl-compatible scrape response
+         * @description The answer of POST /compat/firecrawl/v2/scrape (the whole body, no envelope).
+         */
+        "compat-firecrawl-document.response": {
+            /**
+             * @description Always true.
+             * @constant
+             */
+            success: true;
+            /** @description The result. */
+            data: components["schemas"]["compat-firecrawl-document.response.document"];
+            /** @description What of the request was accepted but not honoured (also in X-Compat-Warning). */
+            warning?: string;
+        };
+        /** @description A page in Firecrawl's shape. */
+        "compat-firecrawl-document.response.document": {
+            /** @description The main content as Markdown (on a crawl: the text as indexed). */
+            markdown?: string;
+            /** @description The main content (or the page, onlyMainContent false) as safe HTML. */
+            html?: string;
+            /** @description The page's HTML as received. */
+            rawHtml?: string;
+            /** @description URLs of the content's links. */
+            links?: string[];
+            /** @description What of the request was accepted but not honoured. */
+            warning?: string;
+            /** @description Search results: the result's URL. */
+            url?: string;
+            /** @description Search results: the page's title. */
+            title?: string;
+            /** @description Search results: the passage that best answers the query. */
+            description?: string;
+            /** @description Search results: rank, from 1. */
+            position?: number;
+            /** @description What is known of the page. */
+            metadata: {
+                title?: string;
+                description?: string;
+                language?: string;
+                author?: string;
+                publishedTime?: string;
+                /** @description The URL asked for. */
+                sourceURL?: string;
+                /** @description The URL the content came from. */
+                url?: string;
+                statusCode?: number;
+                scrapeId?: string;
+                /** @enum {string} */
+                cacheState?: "hit" | "miss";
+                cachedAt?: string;
+                /** @description Why the page could not be read (search results scraped). */
+                error?: string;
+            };
+        };
+        /**
+         * Firecrawl-compatible job errors response
+         * @description The answer of GET /compat/firecrawl/v2/crawl/{id}/errors and /v2/batch/scrape/{id}/errors.
+         */
+        "compat-firecrawl-errors.response": {
+            /** @description The pages that could not be read. */
+            errors: {
+                /** @description The job's id. */
+                id?: string;
+                /** @description The URL. */
+                url?: string;
+                /** @description The catalogued code and its message. */
+                error?: string;
+                /** @description The catalogued code. */
+                code?: string;
+            }[];
+            /** @description Always empty: the count is in GET /v1/crawl/{id}. */
+            robotsBlocked: string[];
+        };
+        /**
+         * Firecrawl-compatible job start response
+         * @description The answer of POST /compat/firecrawl/v2/crawl and /v2/batch/scrape: the job's id and where to poll it.
+         */
+        "compat-firecrawl-job.response": {
+            /**
+             * @description Always true.
+             * @constant
+             */
+            success: true;
+            /** @description The job's id. */
+            id: string;
+            /** @description The status URL. */
+            url: string;
+            /** @description Batch: URLs left out with ignoreInvalidURLs. */
+            invalidURLs?: string[];
+            /** @description What of the request was accepted but not honoured (also in X-Compat-Warning). */
+            warning?: string;
+        };
+        /**
+         * Firecrawl-compatible map request
+         * @description Body of POST /compat/firecrawl/v2/map: the site's URLs from its sitemaps and the page's links, without crawling.
+         */
+        "compat-firecrawl-map.request": {
+            /**
+             * Format: http-url
+             * @description A page of the site.
+             * @example https://example.com/
+             */
+            url: string;
+            /** @description URLs containing one of these words come first. */
+            search?: string;
+            /**
+             * @description include (default): sitemaps and the page's links; only: sitemaps; skip: the page's links.
+             * @enum {string}
+             */
+            sitemap?: "include" | "only" | "skip";
+            /** @description Subdomains count as the site (default true, as Firecrawl's). */
+            includeSubdomains?: boolean;
+            /** @description Drop query strings (default true, as Firecrawl's). */
+            ignoreQueryParameters?: boolean;
+            /** @description URLs returned at most (default 5,000). */
+            limit?: number;
+            /** @description Time limit in milliseconds (default 30,000; at most 60,000). */
+            timeout?: number;
+            /** @description Accepted and ignored: pages are fetched from where the service runs. */
+            location?: unknown;
+            /** @description Accepted and ignored. */
+            threatProtection?: unknown;
+            /** @description Accepted and ignored. */
+            auditMetadata?: unknown;
+            /** @description The client's integration name; recorded nowhere. */
+            integration?: string;
+            /** @description The client's name and version; recorded nowhere. */
+            origin?: string;
+        };
+        /**
+         * Firecrawl-compatible map response
+         * @description The answer of POST /compat/firecrawl/v2/map.
+         */
+        "compat-firecrawl-map.response": {
+            /**
+             * @description Always true.
+             * @constant
+             */
+            success: true;
+            /** @description The site's URLs. */
+            links: {
+                /** @description The URL. */
+                url: string;
+            }[];
+            /** @description What of the request was accepted but not honoured (also in X-Compat-Warning). */
+            warning?: string;
+        };
+        /**
+         * Firecrawl-compatible scrape request
+         * @description Body of POST /compat/firecrawl/v2/scrape, as Firecrawl's client sends it: POST /v1/extract's pipeline. See docs/compat.md.
+         */
+        "compat-firecrawl-scrape.request": {
+            /**
+             * Format: http-url
+             * @description The page.
+             * @example https://example.com/article
+             */
+            url: string;
+            /** @description markdown, html, rawHtml (the page's HTML as received; always fetched anew), links, as strings or {type} objects; one of markdown or html on a batch; markdown alone on a crawl. summary, json, screenshot and the other formats are refused. */
+            formats?: (string | {
+                type: string;
+            })[];
+            /** @description true: the main content (clean_html); false: the whole page. */
+            onlyMainContent?: boolean;
+            /** @description Time limit of the page fetch in milliseconds (options.timeout, rounded up to seconds; above 60 s gets 60 s, warned). */
+            timeout?: number;
+            /** @description Serve a stored extraction at most this many milliseconds old (options.max_age; default 2 days, as Firecrawl's; 0 fetches anew). */
+            maxAge?: number;
+            /** @description Refused when not empty: content is chosen by the main-content extractor, not by selectors. */
+            includeTags?: string[];
+            /** @description Refused when not empty: content is chosen by the main-content extractor, not by selectors. */
+            excludeTags?: string[];
+            /** @description Accepted and ignored: pages are not rendered (no JavaScript runs), so there is nothing to wait for. */
+            waitFor?: number;
+            /** @description Refused when not empty: requests carry the service's own headers. */
+            headers?: Record<string, never>;
+            /** @description Refused when not empty: pages are not driven by a browser. */
+            actions?: unknown[];
+            /** @description Accepted and ignored: pages are fetched one way. */
+            mobile?: unknown;
+            /** @description Accepted and ignored: pages are fetched from where the service runs. */
+            location?: unknown;
+            /** @description Accepted and ignored: no proxies. */
+            proxy?: unknown;
+            /** @description Accepted and ignored: the main-content extractor leaves advertising out. */
+            blockAds?: unknown;
+            /** @description Accepted and ignored. */
+            fastMode?: unknown;
+            /** @description Accepted and ignored: HTML and plain text are read; PDFs are refused by the fetcher. */
+            parsers?: unknown;
+            /** @description Accepted and ignored: certificates are always verified. */
+            skipTlsVerification?: unknown;
+            /** @description Accepted: images are given as URLs, never inlined. */
+            removeBase64Images?: unknown;
+            /** @description Accepted and ignored: every extraction is stored (POST /v1/extract's rule). */
+            storeInCache?: unknown;
+            /** @description Accepted and ignored: the service's audit log records every request. */
+            auditMetadata?: unknown;
+            /** @description Accepted and ignored. */
+            threatProtection?: unknown;
+            /** @description Accepted and ignored. */
+            lockdown?: unknown;
+            /** @description Accepted and ignored. */
+            useMock?: unknown;
+            /** @description Refused: stored extractions are not served by a minimum age. */
+            minAge?: unknown;
+            /** @description Refused when set: personal data is not redacted. */
+            redactPII?: unknown;
+            /** @description Refused: no browser profiles. */
+            profile?: unknown;
+            /** @description Refused when true: no tool discovery. */
+            domainTools?: unknown;
+            /** @description Refused: no tool discovery. */
+            toolDetail?: unknown;
+            /** @description The client's integration name; recorded nowhere. */
+            integration?: string;
+            /** @description The client's name and version (the SDK sends js-sdk@…); recorded nowhere. */
+            origin?: string;
+        };
+        /** @description Firecrawl's scrape options. See docs/compat.md for what each maps to. */
+        "compat-firecrawl-scrape.request.scrapeOptions": {
+            /** @description markdown, html, rawHtml (the page's HTML as received; always fetched anew), links, as strings or {type} objects; one of markdown or html on a batch; markdown alone on a crawl. summary, json, screenshot and the other formats are refused. */
+            formats?: (string | {
+                type: string;
+            })[];
+            /** @description true: the main content (clean_html); false: the whole page. */
+            onlyMainContent?: boolean;
+            /** @description Time limit of the page fetch in milliseconds (options.timeout, rounded up to seconds; above 60 s gets 60 s, warned). */
+            timeout?: number;
+            /** @description Serve a stored extraction at most this many milliseconds old (options.max_age; default 2 days, as Firecrawl's; 0 fetches anew). */
+            maxAge?: number;
+            /** @description Refused when not empty: content is chosen by the main-content extractor, not by selectors. */
+            includeTags?: string[];
+            /** @description Refused when not empty: content is chosen by the main-content extractor, not by selectors. */
+            excludeTags?: string[];
+            /** @description Accepted and ignored: pages are not rendered (no JavaScript runs), so there is nothing to wait for. */
+            waitFor?: number;
+            /** @description Refused when not empty: requests carry the service's own headers. */
+            headers?: Record<string, never>;
+            /** @description Refused when not empty: pages are not driven by a browser. */
+            actions?: unknown[];
+            /** @description Accepted and ignored: pages are fetched one way. */
+            mobile?: unknown;
+            /** @description Accepted and ignored: pages are fetched from where the service runs. */
+            location?: unknown;
+            /** @description Accepted and ignored: no proxies. */
+            proxy?: unknown;
+            /** @description Accepted and ignored: the main-content extractor leaves advertising out. */
+            blockAds?: unknown;
+            /** @description Accepted and ignored. */
+            fastMode?: unknown;
+            /** @description Accepted and ignored: HTML and plain text are read; PDFs are refused by the fetcher. */
+            parsers?: unknown;
+            /** @description Accepted and ignored: certificates are always verified. */
+            skipTlsVerification?: unknown;
+            /** @description Accepted: images are given as URLs, never inlined. */
+            removeBase64Images?: unknown;
+            /** @description Accepted and ignored: every extraction is stored (POST /v1/extract's rule). */
+            storeInCache?: unknown;
+            /** @description Accepted and ignored: the service's audit log records every request. */
+            auditMetadata?: unknown;
+            /** @description Accepted and ignored. */
+            threatProtection?: unknown;
+            /** @description Accepted and ignored. */
+            lockdown?: unknown;
+            /** @description Accepted and ignored. */
+            useMock?: unknown;
+            /** @description Refused: stored extractions are not served by a minimum age. */
+            minAge?: unknown;
+            /** @description Refused when set: personal data is not redacted. */
+            redactPII?: unknown;
+            /** @description Refused: no browser profiles. */
+            profile?: unknown;
+            /** @description Refused when true: no tool discovery. */
+            domainTools?: unknown;
+            /** @description Refused: no tool discovery. */
+            toolDetail?: unknown;
+            /** @description The client's integration name; recorded nowhere. */
+            integration?: string;
+            /** @description The client's name and version (the SDK sends js-sdk@…); recorded nowhere. */
+            origin?: string;
+        };
+        /**
+         * Firecrawl-compatible search request
+         * @description Body of POST /compat/firecrawl/v2/search: POST /v1/search, each result scraped too when scrapeOptions ask for formats.
+         */
+        "compat-firecrawl-search.request": {
+            /**
+             * @description What to search for (query).
+             * @example green tea water temperature
+             */
+            query: string;
+            /** @description Results at most (max_results; default 5; above 20 gets 20, warned). */
+            limit?: number;
+            /** @description Only these hosts and their subdomains (domain_filter.include). */
+            includeDomains?: string[];
+            /** @description Never these hosts or their subdomains (domain_filter.exclude). */
+            excludeDomains?: string[];
+            /** @description qdr:d, qdr:w, qdr:m or qdr:y (recency); other values are refused. */
+            tbs?: string;
+            /**
+             * Format: country-code
+             * @description Country to favour (country), ISO 3166-1 alpha-2.
+             */
+            country?: string;
+            /** @description Time limit in milliseconds (options.timeout, rounded up to seconds, 1 to 60). */
+            timeout?: number;
+            /** @description web; news and images are accepted and ignored (only web results are found). */
+            sources?: (string | {
+                type?: string;
+            })[];
+            /** @description Accepted and ignored: no categories. */
+            categories?: unknown;
+            /** @description Accepted and ignored. */
+            location?: unknown;
+            /** @description Accepted and ignored. */
+            ignoreInvalidURLs?: unknown;
+            /** @description Accepted: each result's description is its best passage for the query. */
+            highlights?: unknown;
+            /** @description Accepted and ignored. */
+            enterprise?: unknown;
+            /** @description Accepted and ignored. */
+            threatProtection?: unknown;
+            /** @description Refused when true: no tool discovery. */
+            domainTools?: unknown;
+            /** @description Refused: no tool discovery. */
+            toolDetail?: unknown;
+            /** @description How each page is scraped (the scrape options). */
+            scrapeOptions?: components["schemas"]["compat-firecrawl-scrape.request.scrapeOptions"];
+            /** @description The client's integration name; recorded nowhere. */
+            integration?: string;
+            /** @description The client's name and version; recorded nowhere. */
+            origin?: string;
+        };
+        /**
+         * Firecrawl-compatible search response
+         * @description The answer of POST /compat/firecrawl/v2/search.
+         */
+        "compat-firecrawl-search.response": {
+            /**
+             * @description Always true.
+             * @constant
+             */
+            success: true;
+            /** @description The result. */
+            data: {
+                /** @description The web results, best first. */
+                web?: components["schemas"]["compat-firecrawl-document.response.document"][];
+            };
+            /** @description What of the request was accepted but not honoured (also in X-Compat-Warning). */
+            warning?: string;
+        };
+        /**
+         * Firecrawl-compatible job status query
+         * @description Query string of GET /compat/firecrawl/v2/crawl/{id}: which page of documents (next links carry it).
+         */
+        "compat-firecrawl-status.query": {
+            /**
+             * @description Documents to skip.
+             * @default 0
+             */
+            skip?: number;
+        };
+        /**
+         * Firecrawl-compatible job status response
+         * @description The answer of GET /compat/firecrawl/v2/crawl/{id} and /v2/batch/scrape/{id}.
+         */
+        "compat-firecrawl-status.response": {
+            /**
+             * @description Always true.
+             * @constant
+             */
+            success: true;
+            /**
+             * @description scraping while pages remain, then completed, failed or cancelled.
+             * @enum {string}
+             */
+            status: "scraping" | "completed" | "failed" | "cancelled";
+            /** @description Pages read. */
+            completed: number;
+            /** @description Pages known. */
+            total: number;
+            /** @description Batch: when its results are dropped. */
+            expiresAt?: string;
+            /** @description Crawl: the URL of the next page of documents, or null. */
+            next?: string | null;
+            /** @description The result. */
+            data: components["schemas"]["compat-firecrawl-document.response.document"][];
+        };
+        /**
+         * Firecrawl-compatible error
+         * @description A failure of a /compat/firecrawl route, in Firecrawl's shape; X-Error-Code names the catalogued code too.
+         */
+        "compat-firecrawl.error": {
+            /**
+             * @description Always false.
+             * @constant
+             */
+            success: false;
+            /** @description The message, prefixed with the catalogued code. */
+            error: string;
+            /** @description The catalogued code. */
+            code: string;
+            /** @description The error's details. */
+            details?: Record<string, never>;
+        };
+        /**
+         * Tavily-compatible extract request
+         * @description Body of POST /compat/tavily/extract, as Tavily's clients send it: each URL goes through POST /v1/extract's pipeline. See docs/compat.md.
+         */
+        "compat-tavily-extract.request": {
+            /**
+             * @description One URL, or up to 20.
+             * @example https://example.com/article
+             */
+            urls: string | string[];
+            /** @description The API key, for clients that send it in the body; an Authorization or X-API-Key header takes precedence. */
+            api_key?: string;
+            /**
+             * @description Format of raw_content (format).
+             * @default markdown
+             * @enum {string}
+             */
+            format?: "markdown" | "text";
+            /**
+             * @description basic; advanced is accepted and ignored (every extraction reads tables and embedded content alike).
+             * @default basic
+             * @enum {string}
+             */
+            extract_depth?: "basic" | "advanced";
+            /**
+             * @description Whether to return the images of the main content (extract_images).
+             * @default false
+             */
+            include_images?: boolean;
+            /**
+             * @description Accepted and ignored: no favicons are collected.
+             * @default false
+             */
+            include_favicon?: boolean;
+            /**
+             * @description Accepted and ignored: usage is counted in GET /v1/usage, not in credits.
+             * @default false
+             */
+            include_usage?: boolean;
+            /** @description Time limit of each page's fetch in seconds (options.timeout). */
+            timeout?: number;
+            /** @description Accepted and ignored: raw_content is the whole main content, not chunks ranked by a query. */
+            query?: string;
+            /** @description Accepted and ignored: raw_content is the whole main content. */
+            chunks_per_source?: number;
+            /** @description The client's name (sent by LangChain); recorded nowhere. */
+            client_source?: string;
+        };
+        /**
+         * Tavily-compatible extract response
+         * @description The answer of POST /compat/tavily/extract, in Tavily's shape (the whole body, no envelope).
+         */
+        "compat-tavily-extract.response": {
+            /** @description The pages that could be read, in the order asked. */
+            results: {
+                /** @description The URL as asked. */
+                url: string;
+                /** @description The page's title, when it has one. */
+                title?: string;
+                /** @description The main content in the requested format. */
+                raw_content: string;
+                /** @description URLs of the main content's images (empty unless include_images). */
+                images: string[];
+            }[];
+            /** @description The pages that could not be read, with the reason. */
+            failed_results: {
+                /** @description The URL as asked. */
+                url: string;
+                /** @description Why it failed: the catalogued code and its message. */
+                error: string;
+            }[];
+            /** @description Seconds from the request's arrival to the answer. */
+            response_time: number;
+            /** @description The request's id (X-Request-Id). */
+            request_id: string;
+        };
+        /**
+         * Tavily-compatible search request
+         * @description Body of POST /compat/tavily/search, as Tavily's clients send it. Every parameter a current client sends is listed: mapped onto POST /v1/search, accepted and ignored (named in X-Compat-Warning), or refused. See docs/compat.md.
+         */
+        "compat-tavily-search.request": {
+            /**
+             * @description What to search for (query).
+             * @example green tea water temperature
+             */
+            query: string;
+            /** @description The API key, for clients that send it in the body; an Authorization or X-API-Key header takes precedence. */
+            api_key?: string;
+            /**
+             * @description advanced reads the best pages live (options.deep_search); basic, fast and ultra-fast search the index and upstream engine only.
+             * @default basic
+             * @enum {string}
+             */
+            search_depth?: "basic" | "advanced" | "fast" | "ultra-fast";
+            /**
+             * @description general; news and finance are accepted and ignored (no topic classifier): results are the general ones.
+             * @default general
+             * @enum {string}
+             */
+            topic?: "general" | "news" | "finance";
+            /**
+             * @description Only sources published within this period (recency).
+             * @enum {string}
+             */
+            time_range?: "day" | "week" | "month" | "year" | "d" | "w" | "m" | "y";
+            /** @description Only sources published within this many days, rounded up to the next period recency knows (1, 7, 31, 366 days); the rounding is announced. */
+            days?: number;
+            /** @description Refused: only periods back from now (time_range, days) are supported. */
+            start_date?: string;
+            /** @description Refused: only periods back from now (time_range, days) are supported. */
+            end_date?: string;
+            /** @description Refused: only periods back from now in days (time_range, days) are supported. */
+            max_hours?: number;
+            /**
+             * @description Results returned at most (max_results); 0 returns none (the answer alone).
+             * @default 5
+             */
+            max_results?: number;
+            /** @description Only these hosts and their subdomains (domain_filter.include). */
+            include_domains?: string[];
+            /** @description Never these hosts or their subdomains (domain_filter.exclude). */
+            exclude_domains?: string[];
+            /** @description Accepted and ignored: include_domains always restricts the results to those domains. */
+            include_domains_mode?: string;
+            /**
+             * @description true, basic or advanced: answer is the search's summary as text, citing results as [n]; false: answer is null.
+             * @default false
+             * @enum {boolean|string}
+             */
+            include_answer?: true | false | "basic" | "advanced";
+            /**
+             * @description true, markdown or text: each result's raw_content is the page's text as the index holds it (no markdown formatting); false: null.
+             * @default false
+             * @enum {boolean|string}
+             */
+            include_raw_content?: true | false | "markdown" | "text";
+            /**
+             * @description Accepted and ignored: search collects no images, images stays empty.
+             * @default false
+             */
+            include_images?: boolean;
+            /**
+             * @description Accepted and ignored: search collects no images.
+             * @default false
+             */
+            include_image_descriptions?: boolean;
+            /**
+             * @description Accepted and ignored: no favicons are collected.
+             * @default false
+             */
+            include_favicon?: boolean;
+            /** @description Each result's best passages (chunks_per_source), its content then being them joined with [...]; without it, content is the one best passage. */
+            chunks_per_source?: number;
+            /** @description Country to favour (country): an English country name as Tavily takes it (united states), or an ISO 3166-1 alpha-2 code. */
+            country?: string;
+            /**
+             * @description Refused when true: parameters are never chosen for the caller.
+             * @default false
+             */
+            auto_parameters?: boolean;
+            /**
+             * @description Refused when true: phrases in quotes are not matched exactly.
+             * @default false
+             */
+            exact_match?: boolean;
+            /**
+             * @description Accepted and ignored: usage is counted in GET /v1/usage, not in credits.
+             * @default false
+             */
+            include_usage?: boolean;
+            /**
+             * @description Only sources in this language (language).
+             * @enum {string}
+             */
+            language?: "en" | "es" | "fr" | "de" | "ja" | "zh";
+            /** @description Accepted and ignored: language always filters. */
+            filter_by_language?: boolean;
+            /** @description Accepted and ignored: deep search has its own page time limit (SEARCH_DEEP_PAGE_TIMEOUT_MS). */
+            fetch_timeout?: number;
+            /** @description Accepted and ignored: the result cache is always used. */
+            cache_fallback?: boolean;
+            /**
+             * @description Time limit of the search in seconds (options.timeout).
+             * @default 15
+             */
+            timeout?: number;
+            /** @description The client's name (sent by LangChain); recorded nowhere. */
+            client_source?: string;
+        };
+        /**
+         * Tavily-compatible search response
+         * @description The answer of POST /compat/tavily/search, in Tavily's shape (the whole body, no envelope).
+         */
+        "compat-tavily-search.response": {
+            /** @description The query as sent. */
+            query: string;
+            /** @description The search's summary as text, citing results as [n], when include_answer asked for it; otherwise null. */
+            answer: string | null;
+            /** @description Always null: none are generated. */
+            follow_up_questions?: null;
+            /** @description Always empty: search collects no images. */
+            images: unknown[];
+            /** @description The ranked sources, best first. */
+            results: {
+                /** @description The page's title. */
+                title: string;
+                /** @description The page's URL. */
+                url: string;
+                /** @description The passage that best answers the query. */
+                content: string;
+                /** @description The source's calibrated confidence, 0 to 1. */
+                score: number;
+                /** @description The page's text as the index holds it, when include_raw_content asked for it and the index holds the page; otherwise null. */
+                raw_content: string | null;
+                /** @description When the page was published, when known (ISO 8601). */
+                published_date?: string;
+            }[];
+            /** @description Seconds from the request's arrival to the answer. */
+            response_time: number;
+            /** @description The request's id (X-Request-Id). */
+            request_id: string;
+        };
+        /**
+         * Tavily-compatible error
+         * @description A failure of a /compat/tavily route, in Tavily's shape; X-Error-Code names the catalogued code.
+         */
+        "compat-tavily.error": {
+            /** @description What went wrong. */
+            detail: {
+                /** @description The message, prefixed with the catalogued code. */
+                error: string;
+            };
+        };
         /**
          * Start a crawl
          * @description Body of POST /v1/crawl. Pages are fetched politely (robots.txt and Crawl-delay obeyed, one request at a time per host), cleaned like POST /v1/extract and indexed into the caller's mode.
@@ -6404,6 +7705,2231 @@ export interface operations {
             431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
+        };
+    };
+    postCompatTavilySearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["compat-tavily-search.request"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-tavily-search.response"];
+                };
+            };
+            /** @description Error in the vendor's format, for QUERY_REQUIRED, QUERY_TOO_SHORT, QUERY_TOO_LONG, INVALID_MAX_RESULTS, INVALID_LANGUAGE, INVALID_COUNTRY, INVALID_FORMAT, INVALID_PARAMETER, CONTENT_TOO_LARGE, INVALID_JSON, MALFORMED_REQUEST. */
+            400: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-tavily.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY. */
+            401: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-tavily.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
+            403: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-tavily.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for REQUEST_TIMEOUT. */
+            408: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-tavily.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-tavily.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for RESOURCE_LIMIT_REACHED, KEY_NOT_ACTIVE, NO_RESULTS_FOUND, SEARCH_TIMEOUT, INSUFFICIENT_SOURCES, URL_INVALID, URL_UNREACHABLE, EXTRACTION_FAILED, EXTRACT_TIMEOUT, CLAIM_TOO_VAGUE, VALIDATION_TIMEOUT. */
+            422: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-tavily.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for RATE_LIMITED, TOO_MANY_CRAWLS. */
+            429: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-tavily.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for HEADERS_TOO_LARGE. */
+            431: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-tavily.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for MONTHLY_LIMIT_EXCEEDED. */
+            432: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-tavily.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for INTERNAL_SERVER_ERROR. */
+            500: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-tavily.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-tavily.error"];
+                };
+            };
+        };
+    };
+    postCompatTavilyExtract: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["compat-tavily-extract.request"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-tavily-extract.response"];
+                };
+            };
+            /** @description Error in the vendor's format, for QUERY_REQUIRED, QUERY_TOO_SHORT, QUERY_TOO_LONG, INVALID_MAX_RESULTS, INVALID_LANGUAGE, INVALID_COUNTRY, INVALID_FORMAT, INVALID_PARAMETER, CONTENT_TOO_LARGE, INVALID_JSON, MALFORMED_REQUEST. */
+            400: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-tavily.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY. */
+            401: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-tavily.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
+            403: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-tavily.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for REQUEST_TIMEOUT. */
+            408: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-tavily.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-tavily.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for RESOURCE_LIMIT_REACHED, KEY_NOT_ACTIVE, NO_RESULTS_FOUND, SEARCH_TIMEOUT, INSUFFICIENT_SOURCES, URL_INVALID, URL_UNREACHABLE, EXTRACTION_FAILED, EXTRACT_TIMEOUT, CLAIM_TOO_VAGUE, VALIDATION_TIMEOUT. */
+            422: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-tavily.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for RATE_LIMITED, TOO_MANY_CRAWLS. */
+            429: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-tavily.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for HEADERS_TOO_LARGE. */
+            431: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-tavily.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for MONTHLY_LIMIT_EXCEEDED. */
+            432: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-tavily.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for INTERNAL_SERVER_ERROR. */
+            500: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-tavily.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-tavily.error"];
+                };
+            };
+        };
+    };
+    postCompatExaSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["compat-exa-search.request"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-exa-search.response"];
+                };
+            };
+            /** @description Error in the vendor's format, for QUERY_REQUIRED, QUERY_TOO_SHORT, QUERY_TOO_LONG, INVALID_MAX_RESULTS, INVALID_LANGUAGE, INVALID_COUNTRY, INVALID_FORMAT, INVALID_PARAMETER, CONTENT_TOO_LARGE, INVALID_JSON, MALFORMED_REQUEST. */
+            400: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-exa.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY. */
+            401: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-exa.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for MONTHLY_LIMIT_EXCEEDED. */
+            402: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-exa.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
+            403: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-exa.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for REQUEST_TIMEOUT. */
+            408: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-exa.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-exa.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for RESOURCE_LIMIT_REACHED, KEY_NOT_ACTIVE, NO_RESULTS_FOUND, SEARCH_TIMEOUT, INSUFFICIENT_SOURCES, URL_INVALID, URL_UNREACHABLE, EXTRACTION_FAILED, EXTRACT_TIMEOUT, CLAIM_TOO_VAGUE, VALIDATION_TIMEOUT. */
+            422: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-exa.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for RATE_LIMITED, TOO_MANY_CRAWLS. */
+            429: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-exa.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for HEADERS_TOO_LARGE. */
+            431: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-exa.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for INTERNAL_SERVER_ERROR. */
+            500: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-exa.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-exa.error"];
+                };
+            };
+        };
+    };
+    postCompatExaContents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["compat-exa-contents.request"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-exa-search.response"];
+                };
+            };
+            /** @description Error in the vendor's format, for QUERY_REQUIRED, QUERY_TOO_SHORT, QUERY_TOO_LONG, INVALID_MAX_RESULTS, INVALID_LANGUAGE, INVALID_COUNTRY, INVALID_FORMAT, INVALID_PARAMETER, CONTENT_TOO_LARGE, INVALID_JSON, MALFORMED_REQUEST. */
+            400: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-exa.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY. */
+            401: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-exa.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for MONTHLY_LIMIT_EXCEEDED. */
+            402: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-exa.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
+            403: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-exa.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for REQUEST_TIMEOUT. */
+            408: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-exa.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-exa.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for RESOURCE_LIMIT_REACHED, KEY_NOT_ACTIVE, NO_RESULTS_FOUND, SEARCH_TIMEOUT, INSUFFICIENT_SOURCES, URL_INVALID, URL_UNREACHABLE, EXTRACTION_FAILED, EXTRACT_TIMEOUT, CLAIM_TOO_VAGUE, VALIDATION_TIMEOUT. */
+            422: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-exa.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for RATE_LIMITED, TOO_MANY_CRAWLS. */
+            429: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-exa.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for HEADERS_TOO_LARGE. */
+            431: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-exa.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for INTERNAL_SERVER_ERROR. */
+            500: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-exa.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-exa.error"];
+                };
+            };
+        };
+    };
+    postCompatFirecrawlV2Scrape: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["compat-firecrawl-scrape.request"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl-document.response"];
+                };
+            };
+            /** @description Error in the vendor's format, for QUERY_REQUIRED, QUERY_TOO_SHORT, QUERY_TOO_LONG, INVALID_MAX_RESULTS, INVALID_LANGUAGE, INVALID_COUNTRY, INVALID_FORMAT, INVALID_PARAMETER, CONTENT_TOO_LARGE, INVALID_JSON, MALFORMED_REQUEST. */
+            400: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY. */
+            401: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for MONTHLY_LIMIT_EXCEEDED. */
+            402: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
+            403: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for REQUEST_TIMEOUT, EXTRACT_TIMEOUT. */
+            408: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for RESOURCE_LIMIT_REACHED, KEY_NOT_ACTIVE, NO_RESULTS_FOUND, SEARCH_TIMEOUT, INSUFFICIENT_SOURCES, URL_INVALID, URL_UNREACHABLE, EXTRACTION_FAILED, CLAIM_TOO_VAGUE, VALIDATION_TIMEOUT. */
+            422: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for RATE_LIMITED, TOO_MANY_CRAWLS. */
+            429: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for HEADERS_TOO_LARGE. */
+            431: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for INTERNAL_SERVER_ERROR. */
+            500: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+        };
+    };
+    postCompatFirecrawlV2BatchScrape: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["compat-firecrawl-batch.request"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl-job.response"];
+                };
+            };
+            /** @description Error in the vendor's format, for QUERY_REQUIRED, QUERY_TOO_SHORT, QUERY_TOO_LONG, INVALID_MAX_RESULTS, INVALID_LANGUAGE, INVALID_COUNTRY, INVALID_FORMAT, INVALID_PARAMETER, CONTENT_TOO_LARGE, INVALID_JSON, MALFORMED_REQUEST. */
+            400: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY. */
+            401: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for MONTHLY_LIMIT_EXCEEDED. */
+            402: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
+            403: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for REQUEST_TIMEOUT, EXTRACT_TIMEOUT. */
+            408: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for RESOURCE_LIMIT_REACHED, KEY_NOT_ACTIVE, NO_RESULTS_FOUND, SEARCH_TIMEOUT, INSUFFICIENT_SOURCES, URL_INVALID, URL_UNREACHABLE, EXTRACTION_FAILED, CLAIM_TOO_VAGUE, VALIDATION_TIMEOUT. */
+            422: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for RATE_LIMITED, TOO_MANY_CRAWLS. */
+            429: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for HEADERS_TOO_LARGE. */
+            431: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for INTERNAL_SERVER_ERROR. */
+            500: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+        };
+    };
+    getCompatFirecrawlV2BatchScrapeId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl-status.response"];
+                };
+            };
+            /** @description Error in the vendor's format, for QUERY_REQUIRED, QUERY_TOO_SHORT, QUERY_TOO_LONG, INVALID_MAX_RESULTS, INVALID_LANGUAGE, INVALID_COUNTRY, INVALID_FORMAT, INVALID_PARAMETER, CONTENT_TOO_LARGE, INVALID_JSON, MALFORMED_REQUEST. */
+            400: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY. */
+            401: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for MONTHLY_LIMIT_EXCEEDED. */
+            402: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
+            403: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for NOT_FOUND. */
+            404: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for REQUEST_TIMEOUT. */
+            408: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for RATE_LIMITED, TOO_MANY_CRAWLS. */
+            429: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for HEADERS_TOO_LARGE. */
+            431: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for INTERNAL_SERVER_ERROR. */
+            500: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+        };
+    };
+    getCompatFirecrawlV2BatchScrapeIdErrors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl-errors.response"];
+                };
+            };
+            /** @description Error in the vendor's format, for QUERY_REQUIRED, QUERY_TOO_SHORT, QUERY_TOO_LONG, INVALID_MAX_RESULTS, INVALID_LANGUAGE, INVALID_COUNTRY, INVALID_FORMAT, INVALID_PARAMETER, CONTENT_TOO_LARGE, INVALID_JSON, MALFORMED_REQUEST. */
+            400: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY. */
+            401: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for MONTHLY_LIMIT_EXCEEDED. */
+            402: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
+            403: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for NOT_FOUND. */
+            404: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for REQUEST_TIMEOUT. */
+            408: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for RATE_LIMITED, TOO_MANY_CRAWLS. */
+            429: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for HEADERS_TOO_LARGE. */
+            431: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for INTERNAL_SERVER_ERROR. */
+            500: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+        };
+    };
+    postCompatFirecrawlV2Crawl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["compat-firecrawl-crawl.request"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl-job.response"];
+                };
+            };
+            /** @description Error in the vendor's format, for QUERY_REQUIRED, QUERY_TOO_SHORT, QUERY_TOO_LONG, INVALID_MAX_RESULTS, INVALID_LANGUAGE, INVALID_COUNTRY, INVALID_FORMAT, INVALID_PARAMETER, CONTENT_TOO_LARGE, INVALID_JSON, MALFORMED_REQUEST. */
+            400: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY. */
+            401: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for MONTHLY_LIMIT_EXCEEDED. */
+            402: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
+            403: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for REQUEST_TIMEOUT, EXTRACT_TIMEOUT. */
+            408: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for RESOURCE_LIMIT_REACHED, KEY_NOT_ACTIVE, NO_RESULTS_FOUND, SEARCH_TIMEOUT, INSUFFICIENT_SOURCES, URL_INVALID, URL_UNREACHABLE, EXTRACTION_FAILED, CLAIM_TOO_VAGUE, VALIDATION_TIMEOUT. */
+            422: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for RATE_LIMITED, TOO_MANY_CRAWLS. */
+            429: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for HEADERS_TOO_LARGE. */
+            431: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for INTERNAL_SERVER_ERROR. */
+            500: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+        };
+    };
+    getCompatFirecrawlV2CrawlId: {
+        parameters: {
+            query?: {
+                /** @description Documents to skip. */
+                skip?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl-status.response"];
+                };
+            };
+            /** @description Error in the vendor's format, for QUERY_REQUIRED, QUERY_TOO_SHORT, QUERY_TOO_LONG, INVALID_MAX_RESULTS, INVALID_LANGUAGE, INVALID_COUNTRY, INVALID_FORMAT, INVALID_PARAMETER, CONTENT_TOO_LARGE, INVALID_JSON, MALFORMED_REQUEST. */
+            400: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY. */
+            401: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for MONTHLY_LIMIT_EXCEEDED. */
+            402: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
+            403: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for NOT_FOUND. */
+            404: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for REQUEST_TIMEOUT. */
+            408: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for RATE_LIMITED, TOO_MANY_CRAWLS. */
+            429: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for HEADERS_TOO_LARGE. */
+            431: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for INTERNAL_SERVER_ERROR. */
+            500: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+        };
+    };
+    deleteCompatFirecrawlV2CrawlId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl-cancel.response"];
+                };
+            };
+            /** @description Error in the vendor's format, for QUERY_REQUIRED, QUERY_TOO_SHORT, QUERY_TOO_LONG, INVALID_MAX_RESULTS, INVALID_LANGUAGE, INVALID_COUNTRY, INVALID_FORMAT, INVALID_PARAMETER, CONTENT_TOO_LARGE, INVALID_JSON, MALFORMED_REQUEST. */
+            400: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY. */
+            401: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for MONTHLY_LIMIT_EXCEEDED. */
+            402: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
+            403: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for NOT_FOUND. */
+            404: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for REQUEST_TIMEOUT. */
+            408: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for RATE_LIMITED, TOO_MANY_CRAWLS. */
+            429: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for HEADERS_TOO_LARGE. */
+            431: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for INTERNAL_SERVER_ERROR. */
+            500: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+        };
+    };
+    getCompatFirecrawlV2CrawlIdErrors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl-errors.response"];
+                };
+            };
+            /** @description Error in the vendor's format, for QUERY_REQUIRED, QUERY_TOO_SHORT, QUERY_TOO_LONG, INVALID_MAX_RESULTS, INVALID_LANGUAGE, INVALID_COUNTRY, INVALID_FORMAT, INVALID_PARAMETER, CONTENT_TOO_LARGE, INVALID_JSON, MALFORMED_REQUEST. */
+            400: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY. */
+            401: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for MONTHLY_LIMIT_EXCEEDED. */
+            402: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
+            403: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for NOT_FOUND. */
+            404: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for REQUEST_TIMEOUT. */
+            408: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for RATE_LIMITED, TOO_MANY_CRAWLS. */
+            429: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for HEADERS_TOO_LARGE. */
+            431: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for INTERNAL_SERVER_ERROR. */
+            500: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+        };
+    };
+    postCompatFirecrawlV2Map: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["compat-firecrawl-map.request"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl-map.response"];
+                };
+            };
+            /** @description Error in the vendor's format, for QUERY_REQUIRED, QUERY_TOO_SHORT, QUERY_TOO_LONG, INVALID_MAX_RESULTS, INVALID_LANGUAGE, INVALID_COUNTRY, INVALID_FORMAT, INVALID_PARAMETER, CONTENT_TOO_LARGE, INVALID_JSON, MALFORMED_REQUEST. */
+            400: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY. */
+            401: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for MONTHLY_LIMIT_EXCEEDED. */
+            402: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
+            403: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for REQUEST_TIMEOUT, EXTRACT_TIMEOUT. */
+            408: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for RESOURCE_LIMIT_REACHED, KEY_NOT_ACTIVE, NO_RESULTS_FOUND, SEARCH_TIMEOUT, INSUFFICIENT_SOURCES, URL_INVALID, URL_UNREACHABLE, EXTRACTION_FAILED, CLAIM_TOO_VAGUE, VALIDATION_TIMEOUT. */
+            422: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for RATE_LIMITED, TOO_MANY_CRAWLS. */
+            429: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for HEADERS_TOO_LARGE. */
+            431: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for INTERNAL_SERVER_ERROR. */
+            500: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+        };
+    };
+    postCompatFirecrawlV2Search: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["compat-firecrawl-search.request"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl-search.response"];
+                };
+            };
+            /** @description Error in the vendor's format, for QUERY_REQUIRED, QUERY_TOO_SHORT, QUERY_TOO_LONG, INVALID_MAX_RESULTS, INVALID_LANGUAGE, INVALID_COUNTRY, INVALID_FORMAT, INVALID_PARAMETER, CONTENT_TOO_LARGE, INVALID_JSON, MALFORMED_REQUEST. */
+            400: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY. */
+            401: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for MONTHLY_LIMIT_EXCEEDED. */
+            402: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
+            403: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for REQUEST_TIMEOUT, EXTRACT_TIMEOUT. */
+            408: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for RESOURCE_LIMIT_REACHED, KEY_NOT_ACTIVE, NO_RESULTS_FOUND, SEARCH_TIMEOUT, INSUFFICIENT_SOURCES, URL_INVALID, URL_UNREACHABLE, EXTRACTION_FAILED, CLAIM_TOO_VAGUE, VALIDATION_TIMEOUT. */
+            422: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for RATE_LIMITED, TOO_MANY_CRAWLS. */
+            429: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for HEADERS_TOO_LARGE. */
+            431: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for INTERNAL_SERVER_ERROR. */
+            500: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
+            /** @description Error in the vendor's format, for SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description The catalogued error code (see /docs/errors). */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["compat-firecrawl.error"];
+                };
+            };
         };
     };
 }

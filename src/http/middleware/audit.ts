@@ -94,8 +94,9 @@ function entryOf(ctx: AppContext, responseSize: number, error: ErrorBody['error'
     responseSize,
     cacheHit: ctx.state.cacheHit ?? false,
     region,
-    errorCode: error?.code ?? null,
-    errorParameter: typeof error?.details?.parameter === 'string' ? error.details.parameter : null,
+    // A failure answered in a vendor's format has no envelope to read its code from.
+    errorCode: ctx.state.failure?.code ?? error?.code ?? null,
+    errorParameter: ctx.state.failure ? ctx.state.failure.parameter : typeof error?.details?.parameter === 'string' ? error.details.parameter : null,
     extra: ctx.state.audit ?? null,
   };
 }

@@ -17,6 +17,13 @@ export function presentedKey(authorization: string, apiKeyHeader: string): strin
   return apiKeyHeader.trim() || undefined;
 }
 
+/** The key a client sent in the body field the route names (Tavily's older clients send `api_key`). */
+function keyInBody(field: string | undefined, body: unknown): string | undefined {
+  if (field === undefined || body === null || typeof body !== 'object') return undefined;
+  const value = (body as Record<string, unknown>)[field];
+  return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+}
+
 /** The qualifier in required_permission: what the route does with its scope. */
 function requiredPermission(scope: string, method: string, qualifier: string | undefined): string {
   return `${scope}:${qualifier ?? (method === 'GET' ? 'read' : 'write')}`;
@@ -35,7 +42,7 @@ export function authenticate(authenticator: Authenticator, addressLimit: Address
     if (!route?.scope) return next();
     let principal;
     try {
-      const secret = presentedKey(ctx.get('Authorization'), ctx.get('X-API-Key'));
+      const secret = presentedKey(ctx.get('Authorization'), ctx.get('X-API-Key')) ?? keyInBody(route.keyInBody, ctx.request.body);
       if (!secret) throw new ApiError('MISSING_API_KEY');
       principal = await authenticator.authenticate(secret, ctx.state.clientIp);
     } catch (error) {

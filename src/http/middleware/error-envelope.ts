@@ -3,9 +3,11 @@ import type { Middleware } from 'koa';
 import { ApiError, suggestionFor } from '../../errors/catalogue.js';
 import { dependencyOutage } from '../../errors/dependency-outage.js';
 import type { AppState } from '../context.js';
+import { ERROR_CODE_HEADER } from '../vendor-format.js';
 
 /**
- * Renders every failure as the error envelope of section 7.1. An ApiError keeps its code; MySQL
+ * Renders every failure as the error envelope of section 7.1 (or, on a route that speaks another
+ * vendor's API, in that vendor's format: vendor-format.ts). An ApiError keeps its code; MySQL
  * or Redis out of reach is 503 SERVICE_UNAVAILABLE; any other exception is an internal error:
  * the client sees only an incident id, the log keeps the stack under the same id. Errors that invite a plan change get their upgrade_url here, the
  * one place that knows where plans are described (UPGRADE_URL, or this service's /v1/plans).
@@ -17,8 +19,18 @@ export function errorEnvelope(upgradeUrl: string | undefined): Middleware<AppSta
     } catch (thrown) {
       const error = thrown instanceof ApiError ? thrown : dependencyOutage(thrown) ?? internal(thrown);
       if (error.status >= 500) ctx.state.log.error({ err: error.cause ?? thrown, code: error.code, details: error.details }, 'request failed');
-      ctx.status = error.status;
+      const parameter = error.details?.parameter;
+      ctx.state.failure = { code: error.code, parameter: typeof parameter === 'string' ? parameter : null };
       ctx.set(error.headers);
+      const vendor = ctx.state.route?.vendor;
+      if (vendor) {
+        const rendered = vendor.render(error, ctx.state.requestId);
+        ctx.status = rendered.status;
+        ctx.set(ERROR_CODE_HEADER, error.code);
+        ctx.body = rendered.body;
+        return;
+      }
+      ctx.status = error.status;
       ctx.body = envelope(error, { requestId: ctx.state.requestId, origin: ctx.state.origin ?? '', upgradeUrl });
     }
   };

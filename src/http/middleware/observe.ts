@@ -37,7 +37,7 @@ export function observe(metrics: Metrics): Middleware<AppState> {
       const children = series(ctx.method, route, ctx.status);
       children.requests.inc();
       children.duration.observe(seconds);
-      const code = ctx.status >= 400 ? (ctx.body as { error?: { code?: string } } | undefined)?.error?.code : undefined;
+      const code = ctx.status >= 400 ? ctx.state.failure?.code ?? (ctx.body as { error?: { code?: string } } | undefined)?.error?.code : undefined;
       if (code) metrics.httpErrors.inc({ route, code });
       if (ctx.state.route?.scope) {
         const { account, key, mode } = tenantOf(ctx.state.principal);

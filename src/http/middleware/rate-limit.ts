@@ -36,7 +36,7 @@ export function rateLimit(redis: Redis, keyPrefix: string): Middleware<AppState>
  * it holds. Such a request has its rate-limit window counted by the usage stage, with its quotas.
  */
 export function countedWithQuotas(route: RouteDoc | undefined, principal: Principal): boolean {
-  return principal.kind === 'key' && route?.scope !== undefined && METERED_SCOPES.has(route.scope)
+  return principal.kind === 'key' && route?.scope !== undefined && METERED_SCOPES.has(route.scope) && route.unmetered !== true
     && principal.permissions.has(route.scope as Permission);
 }
 

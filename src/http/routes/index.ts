@@ -18,6 +18,9 @@ import { createKey, getKey, getKeyUsage, listKeys, revokeKey, rotateKey, whoami 
 import { createServiceAccount, listServiceAccounts } from './service-accounts.js';
 import { createAlert, deleteAlert, getAlert, getAlertDeliveries, getAlertHistory, listAlerts, replaceAlert, rotateAlertSecret, testAlert } from './alerts.js';
 import { createAccount, getAccount, getPlans, listAccounts, updateAccount } from './accounts.js';
+import { postTavilyExtract, postTavilySearch } from './compat-tavily.js';
+import { postExaContents, postExaSearch } from './compat-exa.js';
+import { FIRECRAWL_ROUTES } from './compat-firecrawl.js';
 import { createDashboard, deleteDashboard, exportDashboardGrafana, getDashboard, listDashboards, replaceDashboard } from './dashboards.js';
 
 let openApiDocument: object | undefined;
@@ -48,4 +51,7 @@ export const ROUTES: readonly Route[] = [
   createAccount, listAccounts, getAccount, updateAccount, getPlans,
   postMcp,
   getOpenApi, getErrorDocs, getLivez, getReadyz, getMetrics,
+  postTavilySearch, postTavilyExtract,
+  postExaSearch, postExaContents,
+  ...FIRECRAWL_ROUTES,
 ];
