@@ -3,7 +3,6 @@
  * NotificationDispatcher, sent by the service's real notify worker (BullMQ, Redis, MariaDB) to
  * receivers this test runs on 127.0.0.1: HTTP servers and an SMTP server with STARTTLS and AUTH.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
@@ -24,11 +23,9 @@ import { renderWebhookPayload, slackPayload, type ChannelTarget, type Notificati
 import { newSigningSecret, signPayload, verifySignature } from '../src/notify/signature.js';
 import { VERSION } from '../src/version.js';
 import { startTestService, testEnv, type TestService } from './helpers/service.js';
+import { spawnService, type ServiceProcess } from './helpers/service-process.js';
 import { eventually } from './helpers/wait.js';
 import { REFUSED_RECIPIENT, SMTP_USER, startSmtpServer, type LocalSmtp } from './helpers/smtp-server.js';
-
-/** The worker entry point of the same build as this test. */
-const WORKER = fileURLToPath(new URL('../workers/main.js', import.meta.url));
 
 // ---------------------------------------------------------------------------------------------
 // Receivers
@@ -421,7 +418,7 @@ describe('notification whose worker is killed mid-delivery', function () {
   const overrides = { NOTIFY_LOCK_MS: '1500', NOTIFY_TIMEOUT_MS: '30000', NOTIFY_RETRY_BASE_MS: '50', POOL_SIZE: '1' };
   const env = testEnv({ ...overrides, LOG_LEVEL: 'info' });
   let receiver: Receiver;
-  let child: ChildProcess | undefined;
+  let child: ServiceProcess | undefined;
   let replacement: TestService | undefined;
   let harness: Harness;
 
@@ -430,30 +427,20 @@ describe('notification whose worker is killed mid-delivery', function () {
     harness = new Harness(loadConfig(env));
   });
   after(async () => {
-    child?.kill('SIGKILL');
+    await child?.kill();
     await replacement?.close();
     await harness?.close();
     await receiver?.close();
   });
 
   it('is sent again by another worker once the lock lapses, with the same idempotency key', async () => {
-    child = spawn(process.execPath, [WORKER], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'ignore'] });
-    const worker = child;
-    await new Promise<void>((resolve, reject) => {
-      let out = '';
-      worker.stdout!.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        if (/listening on/.test(out)) resolve();
-      });
-      worker.once('exit', (code) => reject(new Error(`the worker exited (${code}) before it was ready`)));
-    });
+    const worker = child = await spawnService({ ...overrides, QUEUE_PREFIX: env.QUEUE_PREFIX! }, 'worker');
 
     // The first try is held open by the receiver; the worker dies while waiting for the answer.
     const url = receiver.on('/slow', (n) => (n === 1 ? 'hold' : { status: 200 }));
     const [id] = await harness.notify(harness.notification(), [{ type: 'webhook', url, signing_secret: newSigningSecret() }]);
     await eventually(async () => (receiver.of('/slow').length === 1 ? true : undefined), 15_000);
-    worker.kill('SIGKILL');
-    await new Promise((resolve) => worker.once('exit', resolve));
+    await worker.kill();
     expect(await harness.delivery(id!)).to.deep.include({ status: 'queued', attempts: 1 });
 
     replacement = await startTestService({ ...overrides, QUEUE_PREFIX: env.QUEUE_PREFIX! }, 'worker');

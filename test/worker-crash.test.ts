@@ -1,22 +1,19 @@
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { ServerResponse } from 'node:http';
 import { ARTICLE, html, startPageServer, type PageServer } from './helpers/page-server.js';
 import { call, startTestService, testEnv, type CallResult, type TestService } from './helpers/service.js';
+import { spawnService, type ServiceProcess } from './helpers/service-process.js';
 import { eventually } from './helpers/wait.js';
 
-/** The worker entry point of the same build as this test. */
-const WORKER = fileURLToPath(new URL('../workers/main.js', import.meta.url));
 const JOBS = 4;
 
 describe('jobs of a worker process killed with SIGKILL', function () {
   this.timeout(90_000);
   // Every job's page at once: the pages share one host.
-  const env = testEnv({ LOG_LEVEL: 'info', FETCH_PER_HOST_CONCURRENCY: String(JOBS) });
+  const env = { QUEUE_PREFIX: testEnv().QUEUE_PREFIX!, FETCH_PER_HOST_CONCURRENCY: String(JOBS) };
   let api: TestService;
   let survivor: TestService | undefined;
-  let doomed: ChildProcess | undefined;
+  let doomed: ServiceProcess | undefined;
   let site: PageServer;
   /** When each page was asked for, in order; the first ask of each is held open (the doomed worker's). */
   const asks = new Map<string, number[]>();
@@ -31,10 +28,10 @@ describe('jobs of a worker process killed with SIGKILL', function () {
       if (times.length === 1) held.push(res);
       else html(ARTICLE)(req, res);
     }])));
-    api = await startTestService({ QUEUE_PREFIX: env.QUEUE_PREFIX! }, 'api');
+    api = await startTestService({ QUEUE_PREFIX: env.QUEUE_PREFIX }, 'api');
   });
   after(async () => {
-    doomed?.kill('SIGKILL');
+    await doomed?.kill();
     for (const res of held) res.destroy();
     await survivor?.close();
     await api?.close();
@@ -42,25 +39,15 @@ describe('jobs of a worker process killed with SIGKILL', function () {
   });
 
   it('are run by another worker within 10 s of the kill, and their requests answered', async () => {
-    doomed = spawn(process.execPath, [WORKER], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'ignore'] });
-    const worker = doomed;
-    await new Promise<void>((resolve, reject) => {
-      let out = '';
-      worker.stdout!.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        if (/listening on/.test(out)) resolve();
-      });
-      worker.once('exit', (code) => reject(new Error(`the worker exited (${code}) before it was ready`)));
-    });
+    const worker = doomed = await spawnService(env, 'worker');
 
     const answers: Array<Promise<CallResult>> = Array.from({ length: JOBS }, (_, i) =>
       call(api.url, '/v1/extract', { body: { url: `${site.url}/page-${i}`, options: { timeout: 30 } } }));
     // Every job is running on the doomed worker, which waits for its page.
     await eventually(async () => (asks.size === JOBS ? true : undefined), 20_000);
-    survivor = await startTestService({ QUEUE_PREFIX: env.QUEUE_PREFIX!, FETCH_PER_HOST_CONCURRENCY: String(JOBS) }, 'worker');
+    survivor = await startTestService(env, 'worker');
 
-    worker.kill('SIGKILL');
-    await new Promise((resolve) => worker.once('exit', resolve));
+    await worker.kill();
     const killedAt = Date.now();
     await eventually(async () => ([...asks.values()].every((times) => times.length >= 2) ? true : undefined), 15_000).catch(() => {
       throw new Error(`pages asked for again after the kill: ${[...asks.values()].filter((times) => times.length >= 2).length} of ${JOBS} within 15 s`);
