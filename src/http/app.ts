@@ -1,6 +1,6 @@
 import Koa from 'koa';
 import { Router } from '@koa/router';
-import type { AppState } from './context.js';
+import type { AppContext, AppState } from './context.js';
 import type { AppDeps } from './deps.js';
 import type { RouteDoc } from './openapi.js';
 import { parseRanges } from '../net/ip-ranges.js';
@@ -37,15 +37,24 @@ import { routeInput } from './route-input.js';
  *                   response to a known key carries them, a 403 included)
  * 11. authorize     the route's permission
  * 12. usage         last_used_at; daily and monthly quotas on metered endpoints
- * 13. router        the input validated against the route's schemas (route-input.ts), then the handler
+ * 13. handler       the input validated against the route's schemas (route-input.ts), then the
+ *                   handler of the route stage 7 matched
  */
+/** What the router would run for a route: never called, as stage 13 calls the handler itself. */
+const UNUSED = (): never => {
+  throw new Error('routes are dispatched by the app, not by the router');
+};
+
 export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>();
   const router = new Router<AppState>();
   const byName = new Map<string, RouteDoc>();
+  const handlers = new Map<RouteDoc, (ctx: AppContext) => Promise<void>>();
   for (const route of ROUTES) {
     byName.set(route.operationId, route);
-    router.register(route.path, [route.method], async (ctx) => route.handler(ctx, routeInput(route, ctx), deps.services), { name: route.operationId });
+    handlers.set(route, (ctx) => route.handler(ctx, routeInput(route, ctx), deps.services));
+    // The router only matches (route match, stage 7); the last stage calls the matched route's handler.
+    router.register(route.path, [route.method], UNUSED, { name: route.operationId });
   }
 
   app.use(requestId(deps.logger));
@@ -62,7 +71,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(rateLimit(deps.redis, deps.config.queuePrefix));
   app.use(authorize());
   app.use(usage(deps.usageMeter, deps.usageRecorder, deps.clock, deps.metrics.tenants));
-  app.use(router.routes());
+  app.use((ctx) => handlers.get(ctx.state.route!)!(ctx));
 
   // Errors are rendered by the envelope middleware; Koa's own handler would only log them twice.
   app.silent = true;

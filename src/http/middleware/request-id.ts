@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Logger } from '../../log/logger.js';
 import type { AppState } from '../context.js';
@@ -14,7 +14,25 @@ const CLIENT_ID = /^[A-Za-z0-9._:-]{8,64}$/;
  * requests by arrival, to the millisecond.
  */
 export function newRequestId(now = Date.now()): string {
-  return `req_${now.toString(16).padStart(12, '0')}${randomBytes(10).toString('hex')}`;
+  return `req_${now.toString(16).padStart(12, '0')}${randomHex()}`;
+}
+
+const RANDOM_BYTES = 10;
+/**
+ * Random bytes for 512 ids, drawn from the CSPRNG at once: a draw per request was 3.5 % of a
+ * cached search's CPU (each is a call into OpenSSL), as Node's own randomUUID batches for the
+ * same reason.
+ */
+const random = Buffer.alloc(RANDOM_BYTES * 512);
+let used = random.length;
+
+function randomHex(): string {
+  if (used === random.length) {
+    randomFillSync(random);
+    used = 0;
+  }
+  used += RANDOM_BYTES;
+  return random.toString('hex', used - RANDOM_BYTES, used);
 }
 
 export function requestId(logger: Logger): Middleware<AppState> {
