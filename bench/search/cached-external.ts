@@ -1,0 +1,121 @@
+/**
+ * Cached searches as a user's load generator sees them: `wrk` (Debian's package) against the
+ * service as `npm start` runs it (API, workers and pool in one process, default logging to a
+ * pipe), and against a bare Koa handler answering the same bytes in a process of its own, in
+ * alternated rounds of one run. Not a test: nothing is asserted.
+ *
+ *   npm run bench:cache:external
+ *   BENCH_CONNECTIONS=32 BENCH_SECONDS=10 BENCH_ROUNDS=3 npm run bench:cache:external
+ *
+ * The key is a standard key on an account whose plan never refuses (bench/unlimited-plan.ts), so
+ * every check runs. The answer is warmed once and checked to be a cache hit before the rounds.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../../src/paths.js';
+import { freePort } from '../../test/helpers/free-port.js';
+import { spawnService } from '../../test/helpers/service-process.js';
+import { TEST_KEY } from '../../test/helpers/service.js';
+import { unlimitedPlan } from '../unlimited-plan.js';
+
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+
+if (spawnSync('wrk', ['--version']).error) {
+  console.error('wrk is not installed: apt-get install wrk');
+  process.exit(1);
+}
+
+const plan = unlimitedPlan();
+// Default logging: the service's own LOG_LEVEL default, not the test helpers' `warn`.
+const service = await spawnService({ ...plan.env, LOG_LEVEL: 'info', SEARCH_CACHE_TTL_S: '86400' });
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-cache-'));
+
+async function call(method: string, route: string, body: unknown, key = TEST_KEY): Promise<any> {
+  const res = await fetch(`${service.url}${route}`, {
+    method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status !== 200 && res.status !== 202) throw new Error(`${method} ${route}: ${res.status} ${text.slice(0, 300)}`);
+  return JSON.parse(text);
+}
+
+const account = (await call('POST', '/v1/accounts', { name: 'bench-cache-external', plan: 'bench' })).data;
+const secret: string = (await call('POST', '/v1/auth/keys', { name: 'bench-cache-external', account_id: account.id })).data.key;
+const documents = Array.from({ length: 10 }, (_, i) => ({
+  url: `https://physics.example.org/light/${i}`,
+  title: `The speed of light, part ${i}`,
+  content: `${'The speed of light in vacuum is exactly 299,792,458 metres per second, a defined constant since 1983. '.repeat(4)}`
+    + `Part ${i} explains how it was measured, from Rømer's eclipses of Io to Fizeau's toothed wheel and modern lasers.`,
+}));
+await call('POST', '/v1/index/documents', { documents }, secret);
+const searchBody = { query: 'What is the speed of light?', options: { enable_cache: true } };
+await call('POST', '/v1/search', searchBody, secret);
+const reference = await call('POST', '/v1/search', searchBody, secret);
+if (!JSON.stringify(reference).includes('"cache":{"hit":true')) {
+  throw new Error(`the second search was not answered from the cache: ${JSON.stringify(reference).slice(-300)}`);
+}
+
+const bodyFile = path.join(dir, 'answer.json');
+fs.writeFileSync(bodyFile, JSON.stringify(reference));
+const barePort = await freePort();
+const bare: ChildProcess = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist/bench/search/bare-koa.js'), String(barePort), bodyFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+await new Promise<void>((resolve, reject) => {
+  bare.stdout!.once('data', () => resolve());
+  bare.once('exit', (code) => reject(new Error(`the bare handler exited (${code})`)));
+});
+
+// Both are sent the same request: method, path, headers and body.
+const script = path.join(dir, 'search.lua');
+fs.writeFileSync(script, [
+  'wrk.method = "POST"',
+  `wrk.body = ${JSON.stringify(JSON.stringify(searchBody))}`,
+  'wrk.headers["Content-Type"] = "application/json"',
+  `wrk.headers["Authorization"] = "Bearer ${secret}"`,
+].join('\n'));
+
+interface WrkResult { rps: number; p50: string; p99: string; non2xx: number; bytes: number }
+
+function wrk(url: string, forSeconds: number): WrkResult {
+  const run = spawnSync('wrk', ['-t1', `-c${connections}`, `-d${forSeconds}s`, '--latency', '-s', script, `${url}/v1/search`], { encoding: 'utf8' });
+  const out = run.stdout;
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
+  if (!Number.isFinite(rps)) throw new Error(`wrk printed no rate:\n${out}${run.stderr}`);
+  return {
+    rps,
+    p50: /\s50%\s+(\S+)/.exec(out)?.[1] ?? '?',
+    p99: /\s99%\s+(\S+)/.exec(out)?.[1] ?? '?',
+    non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0),
+    bytes: Number(/(\d+) requests in/.exec(out)?.[1] ?? 0),
+  };
+}
+
+const serviceUrl = service.url;
+const bareUrl = `http://127.0.0.1:${barePort}`;
+console.log(`node ${process.version}, ${os.cpus().length} CPUs, wrk -t1 -c${connections}, ${rounds} alternated rounds of ${seconds} s each; `
+  + `1-minute load average before: ${os.loadavg()[0]!.toFixed(2)}`);
+console.log(`answer ${Buffer.byteLength(JSON.stringify(reference))} B (the service's) against the same object serialised by Koa`);
+wrk(serviceUrl, 3);
+wrk(bareUrl, 3);
+const ratios: number[] = [];
+console.log('round | service req/s | p50 | p99 | non-2xx | bare Koa req/s | p50 | p99 | service / bare');
+for (let round = 0; round < rounds; round++) {
+  // The order flips every round, so drift over the run falls on both sides.
+  const first = round % 2 === 0 ? 'service' : 'bare';
+  const a = wrk(first === 'service' ? serviceUrl : bareUrl, seconds);
+  const b = wrk(first === 'service' ? bareUrl : serviceUrl, seconds);
+  const [s, k] = first === 'service' ? [a, b] : [b, a];
+  ratios.push(s.rps / k.rps);
+  console.log(`${round + 1} | ${s.rps.toFixed(0)} | ${s.p50} | ${s.p99} | ${s.non2xx} | ${k.rps.toFixed(0)} | ${k.p50} | ${k.p99} | ${(100 * s.rps / k.rps).toFixed(1)} %`);
+}
+const sorted = [...ratios].sort((x, y) => x - y);
+console.log(`cached POST /v1/search: median ${(100 * sorted[Math.floor(sorted.length / 2)]!).toFixed(1)} % of the bare Koa handler's requests per second (target: at least 50 %); `
+  + `1-minute load average after: ${os.loadavg()[0]!.toFixed(2)}`);
+
+bare.kill();
+await service.stop();
+plan.remove();
+fs.rmSync(dir, { recursive: true, force: true });
