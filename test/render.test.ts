@@ -118,6 +118,8 @@ describe('POST /v1/extract with options.render', function () {
         count('/pixel.png');
         raw(Buffer.alloc(16), { 'content-type': 'image/png' })(req, res);
       },
+      '/hog': html(`<!doctype html><html><head><title>Hog</title></head><body><article><p>${PROSE.repeat(3)}</p></article>
+<script>const kept = []; for (;;) kept.push(new Array(4000000).fill(kept.length));</script></body></html>`),
       '/fragile': html(`<!doctype html><html><head><title>Fragile</title></head><body><div id="root"></div>
 <script>fetch('/slow-data').then((r) => r.text()).then((text) => { document.getElementById('root').innerHTML = '<article><h1>Survived</h1><p>' + text + '</p></article>'; });</script></body></html>`),
       '/slow-data': (_req, res) => {
@@ -134,7 +136,7 @@ describe('POST /v1/extract with options.render', function () {
         res.end(`The second try got the data. ${PROSE.repeat(2)}`);
       },
     });
-    service = await startTestService({ FETCH_ALLOW_PRIVATE: '127.0.0.1/32', RENDER_CONTEXTS: '2' });
+    service = await startTestService({ FETCH_ALLOW_PRIVATE: '127.0.0.1/32', RENDER_CONTEXTS: '2', RENDER_PAGE_HEAP_MB: '64' });
   });
   after(async () => {
     for (const res of hanging) res.destroy();
@@ -243,6 +245,13 @@ describe('POST /v1/extract with options.render', function () {
     expect((await extract(`${site.url}/spa`, { render: 'always' })).status).to.equal(200);
   });
 
+  it('fails a page that fills its renderer\'s heap after one retry, and renders the next page', async () => {
+    const res = await extract(`${site.url}/hog`, { render: 'always', timeout: 30 });
+    expect(res.status, JSON.stringify(res.json)).to.equal(422);
+    expect(res.json.error.details.reason).to.equal('the page crashed its renderer twice (out of its RENDER_PAGE_HEAP_MB of heap, or a renderer fault)');
+    expect((await extract(`${site.url}/spa`, { render: 'always' })).status).to.equal(200);
+  });
+
   it('refuses a render option or wait_for outside the schema', async () => {
     const mode = await extract(`${site.url}/spa`, { render: 'sometimes' });
     expect(mode.status).to.equal(400);
@@ -292,5 +301,29 @@ describe('POST /v1/extract with options.render and no browser installed', () => 
     const article = await extract(`${site.url}/article`, { render: 'auto' });
     expect(article.status).to.equal(200);
     expect(article.json.data.render).to.deep.include({ rendered: false, reason: 'no sign of a client-rendered app' });
+  });
+});
+
+describe('POST /v1/extract with options.render and a browser over RENDER_BROWSER_MAX_MB', function () {
+  this.timeout(60_000);
+  let service: TestService;
+  let site: PageServer;
+
+  before(async () => {
+    site = await startPageServer({ '/spa': html(SHELL), '/app.js': raw(APP_JS, { 'content-type': 'text/javascript' }) });
+    // An idle Chromium alone holds more than this: every browser launched is restarted within 2 s.
+    service = await startTestService({ RENDER_BROWSER_MAX_MB: '64' });
+  });
+  after(async () => {
+    await service?.close();
+    await site?.close();
+  });
+
+  it('restarts the browser and retries the page once, then fails it', async () => {
+    const res = await call(service.url, '/v1/extract', { body: { url: `${site.url}/spa`, format: 'text', options: { render: 'always', wait_for: 8000, timeout: 20 } } });
+    expect(res.status, JSON.stringify(res.json)).to.equal(422);
+    expect(res.json.error.details.reason).to.equal('the browser went away twice while rendering the page (killed, crashed, or restarted past RENDER_BROWSER_MAX_MB)');
+    const metrics = await (await fetch(`${service.url}/metrics`)).text();
+    expect(metrics).to.match(/^sev_render_browser_restarts_total\{cause="memory",role="all"\} [2-9]/m);
   });
 });

@@ -62,6 +62,14 @@ export class BrowserLaunchError extends Error {
   }
 }
 
+/** The browser went away (killed, crashed, restarted) before the context could be opened. */
+export class BrowserGoneError extends Error {
+  constructor() {
+    super('the browser went away');
+    this.name = 'BrowserGoneError';
+  }
+}
+
 export class BrowserPool {
   private readonly slots: Slots;
   private current: Running | undefined;
@@ -97,6 +105,10 @@ export class BrowserPool {
         // Service workers fetch outside request interception; downloads write to disk.
         serviceWorkers: 'block',
         acceptDownloads: false,
+      }).catch(async (error: unknown) => {
+        // A call's failure can come a turn before the 'disconnected' that explains it.
+        await new Promise((resolve) => setImmediate(resolve));
+        throw browser.isConnected() ? error : new BrowserGoneError();
       });
       this.options.metrics?.renderContextsInUse.inc();
       try {

@@ -21,7 +21,7 @@ import type { FetchedPage } from '../fetch/fetch-page.js';
 import { createFetchSignal } from '../fetch/fetch-signal.js';
 import { RedirectRefused, refusedAddress, relayRequest } from '../fetch/relay-request.js';
 import type { Metrics } from '../metrics/metrics.js';
-import { BrowserLaunchError, type BrowserPool } from './browser-pool.js';
+import { BrowserGoneError, BrowserLaunchError, type BrowserPool } from './browser-pool.js';
 import { BlockCount, judgeRequest } from './request-policy.js';
 
 /** options.wait_for: the load event, network idle (no request for 500 ms), a CSS selector present, or milliseconds after load. */
@@ -46,8 +46,18 @@ export interface RenderedPage {
   attempts: number;
 }
 
-/** The browser or the page's renderer went away mid-render. */
-class BrowserLost extends Error {}
+/** The browser, or the page's renderer, went away mid-render. */
+class BrowserLost extends Error {
+  constructor(readonly what: 'browser' | 'renderer') {
+    super(what === 'browser' ? 'the browser went away' : 'the page crashed its renderer');
+  }
+}
+
+/** Why a page lost twice fails, as the client is told. */
+const LOST_TWICE = {
+  browser: 'the browser went away twice while rendering the page (killed, crashed, or restarted past RENDER_BROWSER_MAX_MB)',
+  renderer: 'the page crashed its renderer twice (out of its RENDER_PAGE_HEAP_MB of heap, or a renderer fault)',
+} as const;
 
 /**
  * @param deadline epoch ms by which the page must have met its wait condition.
@@ -61,7 +71,7 @@ export async function renderPage(deps: RenderDeps, page: FetchedPage, waitFor: W
       return { ...(await renderOnce(deps, page, waitFor, deadline, signal)), attempts: attempt };
     } catch (error) {
       if (!(error instanceof BrowserLost)) throw error;
-      if (attempt >= 2 || Date.now() >= deadline) throw failed('the page crashed the browser twice (it may need more memory than RENDER_PAGE_HEAP_MB allows)');
+      if (attempt >= 2 || Date.now() >= deadline) throw failed(LOST_TWICE[error.what]);
     }
   }
 }
@@ -81,11 +91,15 @@ async function renderOnce(deps: RenderDeps, page: FetchedPage, waitFor: WaitFor,
   try {
     return await deps.browsers.withContext(waiting.signal, async ({ context, browser }) => {
       leased = true;
-      let lost = false;
-      const onLost = () => {
-        lost = true;
+      let crashed = false;
+      let gone = false;
+      const onCrash = () => {
+        crashed = true;
       };
-      browser.once('disconnected', onLost);
+      const onGone = () => {
+        gone = true;
+      };
+      browser.once('disconnected', onGone);
       try {
         let documentServed = false;
         await context.route('**/*', async (route, request) => {
@@ -97,21 +111,25 @@ async function renderOnce(deps: RenderDeps, page: FetchedPage, waitFor: WaitFor,
           await relay(deps, route, request, blocked, ended.signal, context);
         });
         const tab = await context.newPage();
-        tab.once('crash', onLost);
+        tab.once('crash', onCrash);
         await loaded(tab, page.finalUrl, waitFor, deadline);
         const html = await tab.content();
         if (Buffer.byteLength(html) > deps.config.fetch.maxBytes) throw failed(`rendered page larger than ${deps.config.fetch.maxBytes} bytes`);
         return { html, finalUrl: tab.url(), blocked };
       } catch (error) {
-        // The failure of a pending call can arrive before the event that explains it.
-        if (lost || !browser.isConnected() || isCrash(error)) throw new BrowserLost('the browser or the page crashed');
+        // The failure of a pending call can come before the event that explains it: one turn later, the event is in.
+        if (!gone && !crashed) await new Promise((resolve) => setImmediate(resolve));
+        if (crashed || isCrash(error)) throw new BrowserLost('renderer');
+        // Nothing closes the page or its context while it renders, so a closed target is a browser gone.
+        if (gone || !browser.isConnected() || isTargetClosed(error)) throw new BrowserLost('browser');
         if (callerSignal?.aborted) throw callerSignal.reason;
         throw renderFailure(error, waitFor, timeoutMs);
       } finally {
-        browser.off('disconnected', onLost);
+        browser.off('disconnected', onGone);
       }
     });
   } catch (error) {
+    if (error instanceof BrowserGoneError) throw new BrowserLost('browser');
     if (!leased && waiting.timedOut) throw failed(`no browser context became free within ${seconds(timeoutMs)}`);
     if (error instanceof BrowserLaunchError) {
       throw new ApiError('SERVICE_UNAVAILABLE', { estimated_recovery: 'once the browser starts', status_page: '/v1/health' }, `Rendering is unavailable: ${error.message}.`);
@@ -201,6 +219,11 @@ function renderFailure(error: unknown, waitFor: WaitFor, timeoutMs: number): unk
     return new ApiError('INVALID_PARAMETER', { parameter: 'options.wait_for.selector', reason: 'not a selector the browser can parse', provided: waitFor.selector });
   }
   return error;
+}
+
+/** Playwright's error for a call on a page, context or browser closed meanwhile (its class is not exported). */
+function isTargetClosed(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'TargetClosedError' || /Target page, context or browser has been closed/.test(error.message));
 }
 
 /** Playwright's error for a call on a page whose renderer crashed. */
