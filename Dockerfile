@@ -4,6 +4,8 @@
 #   worker only:                 node dist/workers/main.js
 #
 # Build:  docker build -t sev-api .
+#         docker build --build-arg INSTALL_CHROMIUM=true -t sev-api .   (renders pages that need
+#         JavaScript, options.render; without it the image runs, and rendering answers 503)
 
 ARG NODE_IMAGE=node:20-bookworm-slim
 
@@ -29,6 +31,12 @@ RUN npm run build \
 # Runtime stage: production node_modules, compiled output and the JSON schemas.
 # ---------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
+ARG INSTALL_CHROMIUM=false
+
+# Debian's Chromium at /usr/bin/chromium (CHROMIUM_PATH), only when asked: it adds some 300 MB.
+RUN if [ "$INSTALL_CHROMIUM" = "true" ]; then \
+      apt-get update && apt-get install -y --no-install-recommends chromium && rm -rf /var/lib/apt/lists/*; \
+    fi
 
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \

@@ -62,6 +62,8 @@ export interface Config {
     /** Every fetch obeys robots.txt (a request can also ask for it when this is off). */
     readonly respectRobots: boolean;
   };
+  /** Rendering pages that need JavaScript in a headless Chromium (src/render, docs/extraction.md). */
+  readonly render: RenderConfig;
   /** Optional SearXNG instance whose results search merges with the index's (undefined: none). */
   readonly searxng: { readonly url: string; readonly timeoutMs: number } | undefined;
   /** Optional OpenAI-compatible chat-completions endpoint that writes abstractive summaries (undefined: none). */
@@ -109,6 +111,27 @@ export interface Config {
   readonly notify: NotifyConfig;
   /** The SMTP server email notifications go through (undefined: SMTP_HOST unset, no email channel). */
   readonly smtp: SmtpConfig | undefined;
+}
+
+export type RenderMode = 'never' | 'auto' | 'always';
+
+/** What the browser loads of a page's subresources: these kinds are refused (RENDER_BLOCK_RESOURCES). */
+export const RENDER_RESOURCE_KINDS = ['image', 'font', 'media', 'stylesheet'] as const;
+export type RenderResourceKind = (typeof RENDER_RESOURCE_KINDS)[number];
+
+export interface RenderConfig {
+  /** options.render when a request does not say (RENDER_DEFAULT). */
+  readonly defaultMode: RenderMode;
+  /** The Chromium started for rendering (CHROMIUM_PATH); the service runs without it, and renders nothing. */
+  readonly chromiumPath: string;
+  /** Browser contexts open at once per worker process, one per rendering job (RENDER_CONTEXTS). */
+  readonly contexts: number;
+  /** V8 heap of each page's renderer process (RENDER_PAGE_HEAP_MB): a page that fills it crashes its renderer. */
+  readonly pageHeapMb: number;
+  /** Memory of the whole browser, all its processes (RENDER_BROWSER_MAX_MB; 0: unwatched): past it the browser is restarted. */
+  readonly browserMaxMb: number;
+  /** Kinds of subresources never fetched for a rendered page (RENDER_BLOCK_RESOURCES). */
+  readonly blockedResources: readonly RenderResourceKind[];
 }
 
 export interface NotifyConfig {
@@ -236,6 +259,19 @@ function cidrList(env: Env, name: string): readonly string[] {
   return items;
 }
 
+/** A comma-separated subset of RENDER_RESOURCE_KINDS, or `none`. */
+function resourceKinds(env: Env, name: string, fallback: readonly RenderResourceKind[]): readonly RenderResourceKind[] {
+  const raw = optionalText(env, name);
+  if (raw === undefined) return fallback;
+  const items = raw.split(',').map((s) => s.trim().toLowerCase()).filter((s) => s && s !== 'none');
+  for (const item of items) {
+    if (!(RENDER_RESOURCE_KINDS as readonly string[]).includes(item)) {
+      throw new ConfigError(name, `must list kinds among ${RENDER_RESOURCE_KINDS.join(', ')} (or none), got "${item}"`);
+    }
+  }
+  return [...new Set(items)] as RenderResourceKind[];
+}
+
 function enumValue<T extends string>(env: Env, name: string, fallback: T, allowed: readonly T[]): T {
   const value = text(env, name, fallback);
   if (!(allowed as readonly string[]).includes(value)) {
@@ -301,6 +337,14 @@ export function loadConfig(env: Env = process.env): Config {
       concurrency: integer(env, 'FETCH_CONCURRENCY', 16, 1, 1000),
       perHostConcurrency: integer(env, 'FETCH_PER_HOST_CONCURRENCY', DEFAULT_PER_HOST_CONCURRENCY, 1, 100),
       respectRobots: boolean(env, 'FETCH_RESPECT_ROBOTS', false),
+    },
+    render: {
+      defaultMode: enumValue(env, 'RENDER_DEFAULT', 'never', ['never', 'auto', 'always']),
+      chromiumPath: text(env, 'CHROMIUM_PATH', '/usr/bin/chromium'),
+      contexts: integer(env, 'RENDER_CONTEXTS', 2, 1, 64),
+      pageHeapMb: integer(env, 'RENDER_PAGE_HEAP_MB', 512, 16, 16_384),
+      browserMaxMb: integer(env, 'RENDER_BROWSER_MAX_MB', 2048, 0, 1_048_576),
+      blockedResources: resourceKinds(env, 'RENDER_BLOCK_RESOURCES', ['image', 'font', 'media']),
     },
     search: {
       cacheTtlSeconds: integer(env, 'SEARCH_CACHE_TTL_S', 600, 1, 31_536_000),

@@ -54,6 +54,15 @@ describe('config', () => {
       expect(config.tenantMetrics).to.equal('key');
       expect(config.poolThreadHeapMb).to.equal(1024);
       expect(config.html).to.deep.equal({ maxNodes: 250_000, maxDepth: 1000 });
+      expect(config.render).to.deep.equal({
+        defaultMode: 'never', chromiumPath: '/usr/bin/chromium', contexts: 2, pageHeapMb: 512, browserMaxMb: 2048, blockedResources: ['image', 'font', 'media'],
+      });
+    });
+
+    it('reads the rendering settings, RENDER_BLOCK_RESOURCES as a list or none', () => {
+      const config = loadConfig({ RENDER_DEFAULT: 'auto', CHROMIUM_PATH: '/opt/chromium/chrome', RENDER_CONTEXTS: '4', RENDER_BLOCK_RESOURCES: ' Image, stylesheet ,image' });
+      expect(config.render).to.deep.include({ defaultMode: 'auto', chromiumPath: '/opt/chromium/chrome', contexts: 4, blockedResources: ['image', 'stylesheet'] });
+      expect(loadConfig({ RENDER_BLOCK_RESOURCES: 'none' }).render.blockedResources).to.deep.equal([]);
     });
 
     it('treats empty and blank values as unset', () => {
@@ -261,6 +270,10 @@ describe('config', () => {
       [{ FETCH_PER_HOST_CONCURRENCY: '101' }, 'FETCH_PER_HOST_CONCURRENCY'],
       [{ FETCH_PER_HOST_CONCURRENCY: 'two' }, 'FETCH_PER_HOST_CONCURRENCY'],
       [{ FETCH_RESPECT_ROBOTS: 'sometimes' }, 'FETCH_RESPECT_ROBOTS'],
+      [{ RENDER_DEFAULT: 'sometimes' }, 'RENDER_DEFAULT'],
+      [{ RENDER_CONTEXTS: '0' }, 'RENDER_CONTEXTS'],
+      [{ RENDER_PAGE_HEAP_MB: '8' }, 'RENDER_PAGE_HEAP_MB'],
+      [{ RENDER_BLOCK_RESOURCES: 'image,script' }, 'RENDER_BLOCK_RESOURCES'],
       [{ SEARCH_AUTHORITY: 'nih.gov' }, 'SEARCH_AUTHORITY'],
       [{ SEARCH_AUTHORITY: 'nih.gov=1.5' }, 'SEARCH_AUTHORITY'],
       [{ SEARCH_AUTHORITY: 'https://nih.gov=0.5' }, 'SEARCH_AUTHORITY'],

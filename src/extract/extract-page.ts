@@ -7,7 +7,9 @@ import type { CpuPool } from '../pool/pool.js';
 import type { Database } from '../storage/schema.js';
 import { parseStorableDate } from '../storage/datetime.js';
 import type { DocumentIndex } from '../index/types.js';
-import { readPage, withinPoolLimit } from '../page/read-page.js';
+import { withinPoolLimit } from '../page/read-page.js';
+import { readPageRendered } from '../render/read-rendered-page.js';
+import type { BrowserPool } from '../render/browser-pool.js';
 import { decodeBody } from '../page/decode-body.js';
 import { findFreshExtraction, insertExtraction, type StoredExtraction } from './extraction.repository.js';
 import type { ExtractRequest, ExtractResult } from './types.js';
@@ -26,6 +28,8 @@ export interface ExtractDeps {
   index: DocumentIndex;
   /** Pages read by an attempt that could not store them, for the retry. */
   unstored: UnstoredPages;
+  /** The browser that renders pages for options.render (absent: none, as if Chromium were missing). */
+  browsers?: BrowserPool | undefined;
 }
 
 export interface ExtractContext {
@@ -63,21 +67,23 @@ export async function extractPage(deps: ExtractDeps, context: ExtractContext, re
   if (kept) await deps.unstored.forget(context.jobId);
   const answered = await sized(deps, request, result(request, read.finalUrl, read.cleaned, { cached: false, fetchedAt: read.fetchedAt }),
     () => JSON.stringify(read.cleaned.blocks), read.cleaned.metadata.language);
-  return request.raw_html ? { ...answered, raw_html: read.rawHtml ?? '' } : answered;
+  const withRender = read.render ? { ...answered, render: read.render } : answered;
+  return request.raw_html ? { ...withRender, raw_html: read.rawHtml ?? '' } : withRender;
 }
 
 async function readExtraction(deps: ExtractDeps, request: ExtractRequest): Promise<ReadExtraction> {
-  const { page, cleaned } = await readPage(deps, request.url, {
+  const { page, cleaned, render } = await readPageRendered(deps, request.url, {
     timeoutMs: request.options.timeout * 1000,
     respectRobots: request.options.respect_robots ?? deps.config.fetch.respectRobots,
     format: request.format,
     clean: request.clean_html,
     preserveFormatting: request.options.preserve_formatting,
     minContentLength: request.options.min_content_length,
-  });
+  }, { mode: request.options.render ?? deps.config.render.defaultMode, waitFor: request.options.wait_for ?? 'networkidle' });
   return {
     url: request.url, finalUrl: page.finalUrl, cleaned, fetchedAt: new Date(), stored: false,
     ...(request.raw_html ? { rawHtml: decodeBody(page.body, page.charset) } : {}),
+    ...(render ? { render } : {}),
   };
 }
 

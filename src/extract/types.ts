@@ -2,6 +2,9 @@ import type { OutputFormat } from '../html/clean-html.js';
 import type { JsonBlock } from '../html/render/json.js';
 import type { ContentChunk } from '../html/render/fit-content.js';
 import type { BudgetReport } from '../text/tokens.js';
+import type { RenderMode } from '../config.js';
+import type { WaitFor } from '../render/render-page.js';
+import type { RenderReport } from '../render/read-rendered-page.js';
 
 /** Body of POST /v1/extract after validation against schemas/extract.request.json (defaults applied). */
 export interface ExtractRequest {
@@ -15,7 +18,13 @@ export interface ExtractRequest {
   max_tokens?: number;
   /** The content as chunks of at most this count each, for RAG ingestion. */
   chunking?: { max_tokens: number };
-  options: { timeout: number; preserve_formatting: boolean; min_content_length: number; respect_robots?: boolean; max_age: number };
+  options: {
+    timeout: number; preserve_formatting: boolean; min_content_length: number; respect_robots?: boolean; max_age: number;
+    /** Whether a browser renders the page (docs/extraction.md); default RENDER_DEFAULT. */
+    render?: RenderMode;
+    /** When a rendered page is read; default networkidle. */
+    wait_for?: WaitFor;
+  };
   /**
    * Also return the page's HTML as received (decoded to text), for Firecrawl's rawHtml. Not part
    * of POST /v1/extract's schema; the HTML is not stored, so such a request always fetches.
@@ -42,4 +51,6 @@ export interface ExtractResult {
   fetched_at: string;
   /** The page's HTML as received, when the request asked for it (raw_html). */
   raw_html?: string;
+  /** With options.render auto or always: whether the page was rendered in a browser, and why. */
+  render?: RenderReport;
 }

@@ -5,6 +5,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { CleanHtmlOutput } from '../html/clean-html.js';
+import type { RenderReport } from '../render/read-rendered-page.js';
 
 /** Outlives every retry of the job: its caller waits at most options.timeout (60 s) + 10 s. */
 const KEEP_SECONDS = 120;
@@ -20,6 +21,8 @@ export interface ReadExtraction {
   stored: boolean;
   /** The page's HTML as received, when the request asked for it (it is not stored). */
   rawHtml?: string;
+  /** Whether and why the page was rendered (options.render), for the answer. */
+  render?: RenderReport;
 }
 
 export class UnstoredPages {

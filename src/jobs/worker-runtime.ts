@@ -28,6 +28,7 @@ import { HostGate } from '../crawl/host-gate.js';
 import type { NotificationDispatcher } from '../notify/dispatcher.js';
 import { startNotifyWorker } from './notify.processor.js';
 import { isDeterministicFailure } from './deterministic-failures.js';
+import { BrowserPool } from '../render/browser-pool.js';
 
 export interface WorkerDeps {
   config: Config;
@@ -67,6 +68,8 @@ export function startWorkers(deps: WorkerDeps): RunningWorkers {
   const chat = new ChatEndpoints(deps.config, deps.metrics);
   const summarizer = createChatCompletionsSummarizer(deps.config, deps.metrics, chat);
   const judge = createLlmJudge(deps.config, deps.metrics, chat);
+  // Launched by the first page that is rendered: a worker that renders none never starts Chromium.
+  const browsers = new BrowserPool({ config: deps.config.render, userAgent: deps.config.fetch.userAgent, metrics: deps.metrics, logger: deps.logger });
   const processors: Partial<Record<QueueName, Processor>> = {
     search: createSearchProcessor({
       config: deps.config, pool: deps.pool, index: deps.index, fetchLimit, metrics: deps.metrics, logger: deps.logger,
@@ -75,7 +78,7 @@ export function startWorkers(deps: WorkerDeps): RunningWorkers {
     validate: createValidateProcessor({ config: deps.config, pool: deps.pool, index: deps.index, fetchLimit, metrics: deps.metrics, searxng, judge }) as Processor,
     extract: createExtractProcessor({
       config: deps.config, pool: deps.pool, db: deps.db, fetchLimit, metrics: deps.metrics, index: deps.index,
-      unstored: new UnstoredPages(deps.redis, deps.config.queuePrefix),
+      unstored: new UnstoredPages(deps.redis, deps.config.queuePrefix), browsers,
     }) as Processor,
     index: createIndexProcessor({ index: deps.index, pool: deps.pool, htmlLimits: deps.config.html }) as Processor,
     crawl: crawl.processor as Processor,
@@ -125,6 +128,7 @@ export function startWorkers(deps: WorkerDeps): RunningWorkers {
         await settlesBefore(Promise.all(workers.map((w) => w.disconnect())), Date.now() + 1000);
       }
       await heartbeat.stop(true);
+      await browsers.close();
       await crawl.close();
       await notify.close();
       return finished;

@@ -108,6 +108,35 @@ export function createMetrics(role: Role, sources: MetricSources = {}, options: 
       buckets: LATENCY_BUCKETS,
       registers: [registry],
     }),
+    renders: new client.Counter({
+      name: 'sev_renders_total',
+      help: 'Pages read with options.render auto or always, by outcome: rendered, static (auto found no need), unavailable (no browser), or the error code',
+      labelNames: ['outcome'] as const,
+      registers: [registry],
+    }),
+    renderDuration: new client.Histogram({
+      name: 'sev_render_duration_seconds',
+      help: 'Time to render one page in the browser, waiting for a context and crash retries included',
+      buckets: LATENCY_BUCKETS,
+      registers: [registry],
+    }),
+    renderBlockedRequests: new client.Counter({
+      name: 'sev_render_blocked_requests_total',
+      help: 'Requests of rendered pages refused, by reason: private_address (the SSRF guard), scheme (not http or https), resource_type (RENDER_BLOCK_RESOURCES)',
+      labelNames: ['reason'] as const,
+      registers: [registry],
+    }),
+    renderBrowserRestarts: new client.Counter({
+      name: 'sev_render_browser_restarts_total',
+      help: 'Rendering browsers that went away and are launched again, by cause: crash (killed or crashed) or memory (over RENDER_BROWSER_MAX_MB)',
+      labelNames: ['cause'] as const,
+      registers: [registry],
+    }),
+    renderContextsInUse: new client.Gauge({
+      name: 'sev_render_contexts_in_use',
+      help: 'Browser contexts rendering a page right now (at most RENDER_CONTEXTS)',
+      registers: [registry],
+    }),
     indexMerges: new client.Counter({
       name: 'sev_index_merges_total',
       help: 'Search-index segment merges run by this process, by outcome (completed, failed)',

@@ -3687,7 +3687,7 @@ export interface components {
              */
             options?: {
                 /**
-                 * @description Time limit of the page fetch in seconds (URL_UNREACHABLE past it); cleaning and storing get 10 s more before the request fails with EXTRACT_TIMEOUT.
+                 * @description Time limit of the page fetch in seconds (URL_UNREACHABLE past it), and of its render in the browser when it is rendered (EXTRACTION_FAILED past it); cleaning and storing get 10 s more before the request fails with EXTRACT_TIMEOUT.
                  * @default 15
                  */
                 timeout?: number;
@@ -3708,6 +3708,16 @@ export interface components {
                  * @default 0
                  */
                 max_age?: number;
+                /**
+                 * @description Whether a headless Chromium renders the page before extraction: never (the HTML as served), always, or auto (only when the static HTML has no main content but shows the signs of a client-rendered app: an empty root element, scripts without text, a noscript notice about JavaScript). Every request the rendered page makes passes the same SSRF guard as the page fetch; images, fonts and media are not loaded. Default: the server's RENDER_DEFAULT (never unless configured). always answers 503 SERVICE_UNAVAILABLE where no browser is installed; auto then reads the page without rendering and says so in render.
+                 * @enum {string}
+                 */
+                render?: "never" | "auto" | "always";
+                /** @description When a rendered page is read: networkidle (no request for 500 ms; the default), load (the load event), a number of milliseconds to wait after the load event, or {"selector": CSS} to wait until an element matches. Bounded by options.timeout, which covers the fetch and the render: a page that does not get there in time fails with EXTRACTION_FAILED (milliseconds are cut to what is left instead). Ignored unless the page is rendered. */
+                wait_for?: ("networkidle" | "load") | number | {
+                    /** @description A CSS selector; the page is read once an element matches it (an unparsable one is 400 INVALID_PARAMETER). */
+                    selector: string;
+                };
             };
         };
         /**
@@ -3798,6 +3808,35 @@ export interface components {
              * @description When the page was fetched, ISO 8601.
              */
             fetched_at?: string;
+            /** @description Present when options.render (or RENDER_DEFAULT) is auto or always: whether the page was rendered in a browser, why, and what its requests met. */
+            render?: {
+                /**
+                 * @description The render option in force.
+                 * @enum {string}
+                 */
+                mode: "auto" | "always";
+                /** @description true when the content comes from the DOM after rendering. */
+                rendered: boolean;
+                /** @description Why the page was or was not rendered, for people (no browser installed, the static HTML has main content, ...). */
+                reason: string;
+                /** @description With auto: the signs of a client-rendered app found in the static HTML. */
+                signs?: ("empty-root" | "scripts-without-text" | "noscript-notice")[];
+                /** @description Requests of the rendered page refused, in all. */
+                blocked_requests?: number;
+                /** @description Refused requests by reason: private_address (the SSRF guard: private, loopback, link-local addresses outside FETCH_ALLOW_PRIVATE), scheme (not http or https), resource_type (RENDER_BLOCK_RESOURCES: images, fonts and media by default). */
+                blocked?: {
+                    /** @description Refused by the SSRF guard. */
+                    private_address?: number;
+                    /** @description Not http or https. */
+                    scheme?: number;
+                    /** @description A kind of subresource not loaded. */
+                    resource_type?: number;
+                };
+                /** @description Renders it took: 2 when the browser crashed during the first and was restarted. */
+                attempts?: number;
+                /** @description Time spent rendering, milliseconds. */
+                render_ms?: number;
+            };
         };
         /**
          * Health
