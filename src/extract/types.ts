@@ -15,7 +15,11 @@ export interface ExtractRequest {
   max_tokens?: number;
   /** The content as chunks of at most this count each, for RAG ingestion. */
   chunking?: { max_tokens: number };
-  options: { timeout: number; preserve_formatting: boolean; min_content_length: number; respect_robots?: boolean; max_age: number };
+  options: {
+    timeout: number; preserve_formatting: boolean; min_content_length: number; respect_robots?: boolean; max_age: number;
+    /** A PDF's content with a marker where each page starts. */
+    pdf_page_markers?: boolean;
+  };
   /**
    * Also return the page's HTML as received (decoded to text), for Firecrawl's rawHtml. Not part
    * of POST /v1/extract's schema; the HTML is not stored, so such a request always fetches.
@@ -33,7 +37,7 @@ export interface ExtractResult {
   /** With max_tokens: whether the answer was cut to fit it, and its count. */
   truncated?: boolean;
   budget?: BudgetReport;
-  /** title, author, published_date, word_count, reading_time, language, site_name, description, canonical_url: those the page tells. */
+  /** title, author, published_date, word_count, reading_time, language, site_name, description, canonical_url (and a PDF's modified_date, page_count): those the page tells. */
   metadata?: Record<string, string | number>;
   images?: Array<{ url: string; alt: string; caption: string }>;
   links?: Array<{ url: string; text: string }>;
