@@ -4,6 +4,7 @@ import type { JsonBlock } from '../src/html/render/json.js';
 import { extractPdf, NO_TEXT_LAYER, type ExtractPdfInput, type UnreadablePdf } from '../src/pdf/extract-pdf.js';
 import { pdfDate } from '../src/pdf/pdf-metadata.js';
 import { createCpuPool, TaskTimeoutError, type CpuPool } from '../src/pool/pool.js';
+import { prng } from './helpers/prng.js';
 import {
   brokenPdf, CHINESE, chinesePdf, encryptedPdf, GREEK, greekPdf, longPdf, PROSE, reportPdf, RUSSIAN, russianPdf, scannedPdf, TABLE, tablePdf, TWO_COLUMN_TITLE, twoColumnPdf,
 } from './helpers/pdf-samples.js';
@@ -173,6 +174,28 @@ describe('PDF extraction', function () {
     it('refuses a broken PDF, saying so', async () => {
       expect(await failure(brokenPdf())).to.match(/^PDF is broken: /);
       expect(await failure(reportPdf().subarray(0, 200))).to.match(/^PDF is broken: |^PDF has no text layer/);
+    });
+
+    it('answers content or a reason for every corruption of a PDF, never an exception', async function () {
+      this.timeout(60_000);
+      const bases = [reportPdf(), tablePdf(), twoColumnPdf()];
+      const outcomes = new Set<string>();
+      for (let seed = 1; seed <= 60; seed++) {
+        const random = prng(seed);
+        const data = Buffer.from(bases[seed % bases.length]!);
+        for (let edits = 1 + Math.floor(random() * 20); edits > 0; edits--) data[Math.floor(random() * data.length)] = Math.floor(random() * 256);
+        const input = random() < 0.2 ? data.subarray(0, Math.floor(random() * data.length)) : data;
+        const out = await extractPdf({ ...OPTIONS, data: input });
+        if ('failed' in out) {
+          expect(out.failed, `seed ${seed}`).to.match(/^PDF (is broken|is encrypted|has no text layer|too long)/);
+          outcomes.add(out.failed.split(':')[0]!);
+        } else {
+          expect(out.blocks.length, `seed ${seed}`).to.be.greaterThan(0);
+          outcomes.add('read');
+        }
+      }
+      // Most corruptions leave the text readable; the rest are broken.
+      expect([...outcomes]).to.include.members(['read', 'PDF is broken']);
     });
 
     it('refuses a PDF of more pages than it may read, before reading them', async () => {
