@@ -6,11 +6,11 @@
  *   entry points   src/main.ts, src/lifecycle.ts, src/service.ts (the one wiring place), workers/, src/cli/
  *   edges          src/http (Koa), src/jobs (BullMQ processors)
  *   features       alerts, auth, cache, compat, crawl, extract, index, monitor, notify, page, render, search, summarize, usage, validate: services and repositories
- *   domain         html, text, ranking, stance, summary: pure code, no I/O, no threads
+ *   domain         html, text, ranking, stance, summary, pdf: pure code, no I/O, no threads
  *   infrastructure storage, fetch, queue, redis, metrics, log, net, schema, errors; and src/pool, which
  *                  runs domain code in threads and knows its tasks by type only
  */
-const DOMAIN = '^src/(html|text|ranking|stance|summary)/';
+const DOMAIN = '^src/(html|text|ranking|stance|summary|pdf)/';
 const FEATURES = '^src/(alerts|auth|cache|compat|crawl|extract|index|monitor|notify|page|render|search|summarize|usage|validate)/';
 const INFRASTRUCTURE = '^src/(storage|fetch|queue|redis|metrics|log|net|schema|errors)/';
 const IO_PACKAGES = 'node_modules/(kysely|mysql2|ioredis|bullmq|undici|piscina|koa|@koa|playwright-core)/';
@@ -63,7 +63,7 @@ module.exports = {
     {
       name: 'domain-is-pure',
       severity: 'error',
-      comment: 'Domain code (html, text, ranking, stance, summary) is plain computation on values: no features, no storage, network, queue or threads. It runs in the pool as well as anywhere else.',
+      comment: 'Domain code (html, text, ranking, stance, summary, pdf) is plain computation on values: no features, no storage, network, queue or threads. It runs in the pool as well as anywhere else.',
       from: { path: DOMAIN },
       to: { path: [FEATURES, '^src/(http|jobs|cli|storage|fetch|queue|redis|pool|metrics|log)/', IO_PACKAGES] },
     },

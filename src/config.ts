@@ -28,6 +28,11 @@ export interface Config {
   readonly poolThreadHeapMb: number;
   /** How much DOM a page may make before it is refused as too complex (HTML_MAX_NODES, HTML_MAX_DEPTH). */
   readonly html: DomLimits;
+  /**
+   * PDFs: more pages than maxPages are refused unread (PDF_MAX_PAGES); reading one is stopped
+   * after timeoutMs (PDF_TIMEOUT_MS, its pool task's limit instead of POOL_TASK_TIMEOUT_MS).
+   */
+  readonly pdf: { readonly maxPages: number; readonly timeoutMs: number };
   readonly workerConcurrency: number;
   readonly workerMetricsPort: number;
   readonly workerHeartbeatMs: number;
@@ -314,6 +319,10 @@ export function loadConfig(env: Env = process.env): Config {
     html: {
       maxNodes: integer(env, 'HTML_MAX_NODES', DEFAULT_DOM_LIMITS.maxNodes, 1000, 50_000_000),
       maxDepth: integer(env, 'HTML_MAX_DEPTH', DEFAULT_DOM_LIMITS.maxDepth, 10, 10_000_000),
+    },
+    pdf: {
+      maxPages: integer(env, 'PDF_MAX_PAGES', 500, 1, 100_000),
+      timeoutMs: integer(env, 'PDF_TIMEOUT_MS', 20_000, 100, 600_000),
     },
     workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 8, 1, 1000),
     workerMetricsPort: integer(env, 'WORKER_METRICS_PORT', 9464, 0, 65535),

@@ -54,6 +54,7 @@ describe('config', () => {
       expect(config.tenantMetrics).to.equal('key');
       expect(config.poolThreadHeapMb).to.equal(1024);
       expect(config.html).to.deep.equal({ maxNodes: 250_000, maxDepth: 1000 });
+      expect(config.pdf).to.deep.equal({ maxPages: 500, timeoutMs: 20_000 });
       expect(config.render).to.deep.equal({
         defaultMode: 'never', chromiumPath: '/usr/bin/chromium', contexts: 2, pageHeapMb: 512, browserMaxMb: 2048, blockedResources: ['image', 'font', 'media'],
       });
@@ -293,6 +294,8 @@ describe('config', () => {
       [{ POOL_THREAD_HEAP_MB: '16' }, 'POOL_THREAD_HEAP_MB'],
       [{ HTML_MAX_NODES: '999' }, 'HTML_MAX_NODES'],
       [{ HTML_MAX_DEPTH: 'deep' }, 'HTML_MAX_DEPTH'],
+      [{ PDF_MAX_PAGES: '0' }, 'PDF_MAX_PAGES'],
+      [{ PDF_TIMEOUT_MS: '50' }, 'PDF_TIMEOUT_MS'],
     ];
     for (const [env, variable] of cases) {
       it(`${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')} → ${variable}`, () => {

@@ -13,8 +13,32 @@ describe('content kind', () => {
     for (const mime of ['text/plain', 'text/markdown', 'text/x-markdown']) expect(classifyMime(mime), mime).to.deep.equal({ kind: 'text' });
   });
 
+  it('reads PDFs by their type', () => {
+    for (const mime of ['application/pdf', 'application/x-pdf']) expect(classifyMime(mime), mime).to.deep.equal({ kind: 'pdf' });
+  });
+
+  it('reads a body with the PDF signature as a PDF, whatever type is declared but a refused one', () => {
+    const pdf = bytes('%PDF-1.7\n%\xE2\xE3\xCF\xD3\n1 0 obj');
+    for (const mime of ['application/pdf', 'application/octet-stream', 'binary/octet-stream', 'application/force-download', '', 'text/html', 'text/plain', 'application/xml']) {
+      expect(classifyContent(mime, pdf), mime).to.deep.equal({ kind: 'pdf' });
+    }
+    expect(classifyContent('image/png', pdf)).to.deep.equal({ kind: 'refused', reason: 'unsupported content type: image/png' });
+  });
+
+  it('leaves a generic binary type to the body, which must be a PDF', () => {
+    expect(classifyMime('application/octet-stream')).to.equal(undefined);
+    expect(classifyContent('application/octet-stream', Buffer.from('504b0304140000000800', 'hex'))).to.deep.equal({
+      kind: 'refused',
+      reason: 'unsupported content type: application/octet-stream',
+    });
+    expect(classifyContent('application/octet-stream', bytes('<html><p>a page</p></html>'))).to.deep.equal({
+      kind: 'refused',
+      reason: 'unsupported content type: application/octet-stream',
+    });
+  });
+
   it('refuses other types by the header alone, naming the type', () => {
-    for (const mime of ['image/png', 'application/pdf', 'application/json', 'text/css', 'application/rss+xml', 'video/mp4', 'application/octet-stream']) {
+    for (const mime of ['image/png', 'application/json', 'text/css', 'application/rss+xml', 'video/mp4', 'application/zip']) {
       expect(classifyMime(mime), mime).to.deep.equal({ kind: 'refused', reason: `unsupported content type: ${mime}` });
       expect(classifyContent(mime, bytes('<html><p>ignored</p></html>')), mime).to.deep.equal({ kind: 'refused', reason: `unsupported content type: ${mime}` });
     }
@@ -62,9 +86,12 @@ describe('content kind', () => {
       });
     });
 
-    it('names well-known binary formats', () => {
+    it('takes the PDF signature as a PDF', () => {
+      expect(classifyContent('', bytes('%PDF-1.4\n1 0 obj'))).to.deep.equal({ kind: 'pdf' });
+    });
+
+    it('names other well-known binary formats', () => {
       const cases: Array<[Buffer, string]> = [
-        [bytes('%PDF-1.7\n%\xE2\xE3\xCF\xD3\n1 0 obj'), 'application/pdf'],
         [Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), 'image/png'],
         [Buffer.from('ffd8ffe000104a464946', 'hex'), 'image/jpeg'],
         [bytes('GIF89a\x01\x00\x01\x00'), 'image/gif'],

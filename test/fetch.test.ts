@@ -183,6 +183,18 @@ describe('fetchPage', function () {
       res.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' });
       res.end('# Title\n\nText.');
     },
+    '/pdf': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/pdf' });
+      res.end('%PDF-1.4\n1 0 obj');
+    },
+    '/pdf-download': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      res.end('%PDF-1.4\n1 0 obj');
+    },
+    '/zip-download': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      res.end(Buffer.from('504b0304140000000800', 'hex'));
+    },
     '/undeclared-large': (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.write('x'.repeat(750_000));
@@ -230,7 +242,7 @@ describe('fetchPage', function () {
     expect(page.charset).to.equal('utf-8');
     expect(page.headers['x-seen-ua']).to.equal('sev-test/1.0');
     expect(page.body.toString()).to.equal(
-      '<html>hello</html><!-- text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5 | gzip, deflate, br -->',
+      '<html>hello</html><!-- text/html,application/xhtml+xml,text/plain;q=0.9,application/pdf;q=0.8,*/*;q=0.5 | gzip, deflate, br -->',
     );
   });
 
@@ -240,11 +252,15 @@ describe('fetchPage', function () {
     expect(page).not.to.have.property('charset');
   });
 
-  it('says how to extract: html or text', async () => {
+  it('says how to extract: html, text or pdf', async () => {
     expect((await fetchPage(`${base}/page`, options)).kind).to.equal('html');
     expect((await fetchPage(`${base}/plain`, options)).kind).to.equal('text');
     expect((await fetchPage(`${base}/markdown`, options)).kind).to.equal('text');
     expect((await fetchPage(`${base}/xhtml-as-xml`, options)).kind).to.equal('html');
+    expect((await fetchPage(`${base}/pdf`, options)).kind).to.equal('pdf');
+    expect((await fetchPage(`${base}/pdf-download`, options)).kind).to.equal('pdf');
+    const error = await failure(fetchPage(`${base}/zip-download`, options));
+    expect(error.details).to.deep.equal({ reason: 'unsupported content type: application/octet-stream' });
   });
 
   it('sniffs a response without Content-Type', async () => {

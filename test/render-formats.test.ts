@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Parser } from 'htmlparser2';
-import type { Block, Inline, TableRow } from '../src/html/blocks.js';
+import { withoutPageMarkers, type Block, type Inline, type TableRow } from '../src/html/blocks.js';
 import { ALLOWED_ATTRIBUTES, ALLOWED_TAGS, LINK_REL, renderHtml } from '../src/html/render/html.js';
 import { inlineLinks, inlineText } from '../src/html/render/inline-text.js';
 import { schemaDocuments } from '../src/schema/request-validator.js';
@@ -10,6 +10,7 @@ import { schemaDocuments } from '../src/schema/request-validator.js';
 const JSON_BLOCK_SCHEMA = schemaDocuments()['extract-block']!;
 import { renderJson } from '../src/html/render/json.js';
 import { renderMarkdown } from '../src/html/render/markdown.js';
+import { renderText } from '../src/html/render/text.js';
 
 // Builders keep the fixtures readable; they produce plain Block/Inline data as content detection does.
 const t = (text: string): Inline => ({ type: 'text', text });
@@ -447,6 +448,17 @@ describe('render formats', () => {
   });
 
   describe('shared behaviour', () => {
+    it('marks where a PDF page starts in every format, its number a positive integer whatever the stored model says', () => {
+      const paged: Block[] = [{ type: 'page', number: 1 }, p(t('First.')), { type: 'page', number: 2 }, h(2, t('Second'))];
+      expect(md(paged)).to.equal('<!-- page 1 -->\n\nFirst.\n\n<!-- page 2 -->\n\n## Second');
+      expect(html(paged)).to.equal('<hr data-page="1">\n<p>First.</p>\n<hr data-page="2">\n<h2>Second</h2>');
+      expect(renderText(paged, { preserveFormatting: false })).to.equal('--- page 1 ---\n\nFirst.\n\n--- page 2 ---\n\nSecond');
+      expect(renderJson(paged)).to.deep.equal([{ type: 'page', number: 1 }, { type: 'paragraph', text: 'First.' }, { type: 'page', number: 2 }, { type: 'heading', level: 2, text: 'Second' }]);
+      const hostile = JSON.parse('[{"type":"page","number":"2\\"><script>alert(1)</script>"},{"type":"page","number":-5}]') as Block[];
+      expect(html(hostile)).to.equal('<hr data-page="1">\n<hr data-page="1">');
+      expect(withoutPageMarkers(paged)).to.deep.equal([p(t('First.')), h(2, t('Second'))]);
+    });
+
     it('flattens inline runs to text and lists their links', () => {
       const runs = [t('a '), strong(t('b '), link('https://e.com/', em(t('c')))), code(' d'), br, img('https://e.com/i.png', 'e')];
       expect(inlineText(runs)).to.equal('a b c d\ne');

@@ -230,7 +230,7 @@ describe('validation', () => {
         extract_images: false,
         extract_links: false,
         clean_html: true,
-        options: { timeout: 15, preserve_formatting: false, min_content_length: 0, max_age: 0 },
+        options: { timeout: 15, preserve_formatting: false, min_content_length: 0, max_age: 0, pdf_page_markers: false },
       });
     });
 

@@ -87,7 +87,8 @@ export async function processPage(deps: PageDeps, context: ProcessContext, url: 
     if (target === 'known') return fetched(page, `redirected to ${finalUrl}, crawled on its own`);
   }
 
-  const html = decodeBody(page.body, page.charset);
+  // A PDF is read from its bytes, and has no links or robots meta tags to find in its text.
+  const html = page.kind === 'pdf' ? '' : decodeBody(page.body, page.charset);
   const header = robotsHeader(page.headers['x-robots-tag']);
   const found = page.kind === 'html' ? pageLinks(html, finalUrl) : { links: [], noindex: false, nofollow: false };
   const links = header.nofollow ? [] : found.links;

@@ -79,10 +79,12 @@ async function readExtraction(deps: ExtractDeps, request: ExtractRequest): Promi
     clean: request.clean_html,
     preserveFormatting: request.options.preserve_formatting,
     minContentLength: request.options.min_content_length,
+    pageMarkers: request.options.pdf_page_markers,
   }, { mode: request.options.render ?? deps.config.render.defaultMode, waitFor: request.options.wait_for ?? 'networkidle' });
   return {
     url: request.url, finalUrl: page.finalUrl, cleaned, fetchedAt: new Date(), stored: false,
-    ...(request.raw_html ? { rawHtml: decodeBody(page.body, page.charset) } : {}),
+    // A PDF has no HTML to return.
+    ...(request.raw_html ? { rawHtml: page.kind === 'pdf' ? '' : decodeBody(page.body, page.charset) } : {}),
     ...(render ? { render } : {}),
   };
 }
@@ -92,6 +94,7 @@ async function store(deps: ExtractDeps, context: ExtractContext, request: Extrac
   const { cleaned, fetchedAt } = read;
   const meta = cleaned.metadata;
   const publishedAt = meta.publishedDate === null ? null : parseStorableDate(meta.publishedDate);
+  const modifiedAt = meta.modifiedDate ? parseStorableDate(meta.modifiedDate) : null;
   if (!read.stored) {
     await insertExtraction(deps.db, {
       requestId: context.requestId,
@@ -114,6 +117,8 @@ async function store(deps: ExtractDeps, context: ExtractContext, request: Extrac
       cleanHtml: request.clean_html,
       mode: context.mode,
       fetchedAt,
+      pageCount: meta.pageCount ?? null,
+      modifiedAt,
     });
     read.stored = true;
   }
@@ -145,6 +150,7 @@ async function sized(deps: ExtractDeps, request: ExtractRequest, base: ExtractRe
     blocksJson: blocksJson(), format: request.format, preserveFormatting: request.options.preserve_formatting, language,
     ...(budget !== undefined ? { maxTokens: Math.max(0, budget - metadataFits.tokens) } : {}),
     ...(request.chunking ? { chunkTokens: request.chunking.max_tokens } : {}),
+    pageMarkers: request.options.pdf_page_markers ?? false,
   }));
   const shaped = fitted.chunks ? { chunks: fitted.chunks } : { content: fitted.content! };
   if (budget === undefined) return { ...rest, ...shaped, ...(metadata ? { metadata } : {}), ...(images ? { images } : {}), ...(links ? { links } : {}) };
@@ -168,7 +174,7 @@ async function sized(deps: ExtractDeps, request: ExtractRequest, base: ExtractRe
 }
 
 /** The metadata values counted against max_tokens, in the order they are kept. */
-const MEASURED_METADATA = ['title', 'published_date', 'author', 'site_name', 'language', 'reading_time', 'canonical_url', 'description'] as const;
+const MEASURED_METADATA = ['title', 'published_date', 'modified_date', 'author', 'site_name', 'language', 'reading_time', 'canonical_url', 'description'] as const;
 type MeasuredMetadata = (typeof MEASURED_METADATA)[number];
 
 /** The items from the first whose counts fit within `budget` (all without one), what they count, and what all of them count. */
@@ -184,6 +190,7 @@ function fitting<T>(items: readonly T[], count: (item: T) => number, budget: num
 async function fromStore(deps: ExtractDeps, stored: StoredExtraction, blocksJson: string, request: ExtractRequest): Promise<ExtractResult> {
   const rendered = await withinPoolLimit(() => deps.pool.run('renderStored', {
     blocksJson, format: request.format, preserveFormatting: request.options.preserve_formatting, language: stored.language,
+    pageMarkers: request.options.pdf_page_markers ?? false,
   }));
   return result(request, stored.finalUrl, {
     ...rendered,
@@ -199,6 +206,7 @@ async function fromStore(deps: ExtractDeps, stored: StoredExtraction, blocksJson
       region: null,
       wordCount: stored.wordCount,
       readingTime: rendered.readingTime,
+      ...(stored.pageCount === null ? {} : { pageCount: stored.pageCount, modifiedDate: stored.modifiedAt?.toISOString() ?? null }),
     },
     quality: stored.qualityScore ?? 0,
   }, { cached: true, fetchedAt: stored.fetchedAt });
@@ -219,6 +227,9 @@ function result(request: ExtractRequest, finalUrl: string, cleaned: Rendered, or
     site_name: meta.siteName,
     description: meta.description,
     canonical_url: meta.canonicalUrl,
+    // Of a PDF only.
+    modified_date: meta.modifiedDate ?? null,
+    page_count: meta.pageCount ?? null,
   }).filter((entry): entry is [string, string | number] => entry[1] !== null));
   return {
     url: request.url,

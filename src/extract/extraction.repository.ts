@@ -24,6 +24,9 @@ export interface StoredExtraction {
   cleanHtml: boolean;
   mode: string;
   fetchedAt: Date;
+  /** A PDF's pages and last modification; null for web pages. */
+  pageCount: number | null;
+  modifiedAt: Date | null;
 }
 
 function toStored(row: Selectable<ExtractionsTable>): StoredExtraction {
@@ -48,6 +51,8 @@ function toStored(row: Selectable<ExtractionsTable>): StoredExtraction {
     cleanHtml: Boolean(row.clean_html),
     mode: row.mode,
     fetchedAt: row.fetched_at,
+    pageCount: row.page_count,
+    modifiedAt: row.modified_at,
   };
 }
 
@@ -75,6 +80,8 @@ export async function insertExtraction(db: Kysely<Database>, row: StoredExtracti
       clean_html: row.cleanHtml ? 1 : 0,
       mode: row.mode,
       fetched_at: row.fetchedAt,
+      page_count: row.pageCount,
+      modified_at: row.modifiedAt,
     })
     .executeTakeFirstOrThrow();
   return Number(result.insertId);

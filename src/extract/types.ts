@@ -24,6 +24,8 @@ export interface ExtractRequest {
     render?: RenderMode;
     /** When a rendered page is read; default networkidle. */
     wait_for?: WaitFor;
+    /** A PDF's content with a marker where each page starts. */
+    pdf_page_markers?: boolean;
   };
   /**
    * Also return the page's HTML as received (decoded to text), for Firecrawl's rawHtml. Not part
@@ -42,7 +44,7 @@ export interface ExtractResult {
   /** With max_tokens: whether the answer was cut to fit it, and its count. */
   truncated?: boolean;
   budget?: BudgetReport;
-  /** title, author, published_date, word_count, reading_time, language, site_name, description, canonical_url: those the page tells. */
+  /** title, author, published_date, word_count, reading_time, language, site_name, description, canonical_url (and a PDF's modified_date, page_count): those the page tells. */
   metadata?: Record<string, string | number>;
   images?: Array<{ url: string; alt: string; caption: string }>;
   links?: Array<{ url: string; text: string }>;

@@ -1,15 +1,21 @@
 /**
- * Which responses we extract from: HTML (parsed and cleaned) and plain text (kept as it is).
- * Everything else is refused with a reason naming the type. A missing or meaningless
- * Content-Type is sniffed from the first bytes, as browsers do (WHATWG MIME Sniffing).
+ * Which responses we extract from: HTML (parsed and cleaned), plain text (kept as it is) and PDF
+ * (its text laid out again, src/pdf). Everything else is refused with a reason naming the type.
+ * A missing or meaningless Content-Type is sniffed from the first bytes, as browsers do (WHATWG
+ * MIME Sniffing). A body that starts with the PDF signature is a PDF whatever the type says
+ * (servers send PDFs as application/octet-stream, or as text/html by mistake); a generic binary
+ * type is read only when its body is one.
  */
 
-export type ContentKind = 'html' | 'text';
+export type ContentKind = 'html' | 'text' | 'pdf';
 
 export type ContentClass = { readonly kind: ContentKind } | { readonly kind: 'refused'; readonly reason: string };
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 const TEXT_TYPES = new Set(['text/plain', 'text/markdown', 'text/x-markdown']);
+const PDF_TYPES = new Set(['application/pdf', 'application/x-pdf']);
+// Types that say "some file": a download whose body may be a PDF.
+const BINARY_TYPES = new Set(['application/octet-stream', 'binary/octet-stream', 'application/download', 'application/x-download', 'application/force-download']);
 // Generic XML can be XHTML (served by old CMSs and static generators) or anything else.
 const XML_TYPES = new Set(['application/xml', 'text/xml']);
 // Headers that say nothing, which WHATWG treats like a missing one.
@@ -20,12 +26,15 @@ const SNIFF_BYTES = 1024;
 
 const HTML = { kind: 'html' } as const;
 const TEXT = { kind: 'text' } as const;
+const PDF = { kind: 'pdf' } as const;
+const PDF_SIGNATURE = Buffer.from('%PDF-');
 
-/** What the media type alone decides; undefined when only the body can tell (no type, XML). */
+/** What the media type alone decides; undefined when only the body can tell (no type, XML, a generic binary type). */
 export function classifyMime(mime: string): ContentClass | undefined {
   if (HTML_TYPES.has(mime)) return HTML;
   if (TEXT_TYPES.has(mime)) return TEXT;
-  if (XML_TYPES.has(mime) || UNKNOWN_TYPES.has(mime)) return undefined;
+  if (PDF_TYPES.has(mime)) return PDF;
+  if (XML_TYPES.has(mime) || UNKNOWN_TYPES.has(mime) || BINARY_TYPES.has(mime)) return undefined;
   return refused(mime);
 }
 
@@ -35,8 +44,11 @@ export function classifyMime(mime: string): ContentClass | undefined {
  */
 export function classifyContent(mime: string, head: Uint8Array): ContentClass {
   const byType = classifyMime(mime);
-  if (byType) return byType;
+  if (byType?.kind === 'refused') return byType;
   const start = Buffer.from(head.buffer, head.byteOffset, Math.min(head.length, SNIFF_BYTES));
+  if (start.subarray(0, PDF_SIGNATURE.length).equals(PDF_SIGNATURE)) return PDF;
+  if (byType) return byType;
+  if (BINARY_TYPES.has(mime)) return refused(mime);
   if (XML_TYPES.has(mime)) return isXhtml(start) ? HTML : refused(mime);
   return sniff(start);
 }
@@ -48,7 +60,6 @@ function refused(mime: string, sniffed = false): ContentClass {
 /** The patterns of WHATWG "rules for identifying an unknown MIME type" (scriptable types only). */
 const HTML_START = /^[\t\n\f\r ]*<(?:!doctype html|html|head|script|iframe|h1|div|font|table|a|style|title|b|body|br|p|!--)[ >]/i;
 const BINARY_SIGNATURES: ReadonlyArray<readonly [Buffer, string]> = [
-  [Buffer.from('%PDF-'), 'application/pdf'],
   [Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), 'image/png'],
   [Buffer.from([0xff, 0xd8, 0xff]), 'image/jpeg'],
   [Buffer.from('GIF8'), 'image/gif'],

@@ -13,7 +13,7 @@ import { AddressNotAllowedError } from './guarded-agent.js';
  *   (httpStatus), or a robots.txt that could not be had.
  * - disallowed: robots.txt forbids the URL or a redirect target; it was not requested.
  * - blocked: the server answered with a bot-protection interstitial instead of the page.
- * - not-a-page: a content type we do not read (an image, a PDF, a feed …).
+ * - not-a-page: a content type we do not read (an image, a feed, a ZIP …).
  * - too-large: the decompressed body exceeds the size limit.
  * - undecodable: a content encoding we do not support, too many of them, or a corrupt one.
  */

@@ -53,7 +53,7 @@ export interface FetchedPage {
   redirects: string[];
 }
 
-const ACCEPT = 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5';
+const ACCEPT = 'text/html,application/xhtml+xml,text/plain;q=0.9,application/pdf;q=0.8,*/*;q=0.5';
 // Interstitials are small and carry their markers near the top; reading more of an error page
 // would only cost time.
 const CHALLENGE_WINDOW_BYTES = 64 * 1024;

@@ -1,4 +1,4 @@
-import type { Block } from './blocks.js';
+import { withoutPageMarkers, type Block } from './blocks.js';
 import { DomLimitError, parseHtml, type DomLimits } from './dom.js';
 import { extractMainContent, type ImageRef, type LinkRef } from './content/main-content.js';
 import { collectReferences } from './content/references.js';
@@ -32,6 +32,9 @@ export interface CleanHtmlInput {
 export interface PageDetails extends PageMetadata {
   wordCount: number;
   readingTime: string;
+  /** Of a PDF (src/pdf): its pages, and when it was last modified (ISO 8601, as publishedDate). Absent for web pages. */
+  pageCount?: number;
+  modifiedDate?: string | null;
 }
 
 export interface CleanHtmlOutput {
@@ -129,11 +132,14 @@ export interface StoredRenderInput extends Omit<RenderInput, 'blocks'> {
   /** The stored block model as JSON: parsed here, off the worker's event loop. */
   blocksJson: string;
   language: string | null;
+  /** Keep a PDF's page markers (options.pdf_page_markers); they are left out without. */
+  pageMarkers?: boolean;
 }
 
 /** The task behind options.max_age: a stored block model in the requested format, and its reading time. */
 export function renderStored(input: StoredRenderInput): Rendering & { readingTime: string } {
-  const blocks = JSON.parse(input.blocksJson) as Block[];
+  const stored = JSON.parse(input.blocksJson) as Block[];
+  const blocks = input.pageMarkers ? stored : withoutPageMarkers(stored);
   const text = renderText(blocks, { preserveFormatting: false });
   return { ...render({ ...input, blocks }), readingTime: describeText(text, input.language).readingTime };
 }

@@ -41,7 +41,7 @@ export const TOOLS: readonly Tool[] = [
   },
   {
     name: 'extract',
-    description: 'Read one web page by its URL and get its main content (no navigation, ads or comments) as Markdown or text, with its title and metadata. '
+    description: 'Read one web page or PDF by its URL and get its main content (no navigation, ads or comments) as Markdown or text, with its title and metadata. '
       + 'Use it to read a page you already know. For RAG ingestion, chunking {max_tokens} returns the content in chunks with their heading paths. '
       + `The answer is cut to max_tokens (default ${DEFAULT_TOOL_TOKENS}).`,
     inputSchema: requestSchema('extract.request'),

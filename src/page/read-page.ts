@@ -14,6 +14,7 @@ import type { CleanHtmlOutput, OutputFormat } from '../html/clean-html.js';
 import { TaskLimitError, type CpuPool } from '../pool/pool.js';
 import { decodeBody } from './decode-body.js';
 import { measuredFetch, type FetchSettings, type PageFetchDeps } from './page-fetch.js';
+import { readPdf, type PdfRendering } from './read-pdf.js';
 
 export interface PageReaderDeps extends PageFetchDeps {
   pool: CpuPool;
@@ -38,6 +39,8 @@ export interface ReadOptions extends FetchSettings, Rendering {
    * complex" by default; 'as-is' passes the pool's TaskLimitError on instead.
    */
   poolTimeout?: 'page-too-complex' | 'as-is';
+  /** A PDF's content with a marker where each page starts (options.pdf_page_markers). */
+  pageMarkers?: boolean | undefined;
 }
 
 export interface PageRead {
@@ -50,14 +53,16 @@ const NO_MAIN_CONTENT = 'no main content found';
 /**
  * @throws ApiError: the fetch's failure as the client is told it (URL_INVALID, URL_UNREACHABLE,
  *   EXTRACTION_FAILED); EXTRACTION_FAILED for a page too complex (past the DOM's limits or the
- *   pool's), without main content or with less than minContentLength. The signal's reason once
- *   it aborts, before the fetch or the cleaning.
+ *   pool's), a PDF that cannot be read (encrypted, broken, too long, no text layer), without main
+ *   content or with less than minContentLength. The signal's reason once it aborts, before the
+ *   fetch or the cleaning.
  */
 export async function readPage(deps: PageReaderDeps, url: string, options: ReadOptions): Promise<PageRead> {
   options.signal?.throwIfAborted();
   const page = await measuredFetch(deps, url, options);
   options.signal?.throwIfAborted();
-  const clean = () => cleanPage(deps, page, decodeBody(page.body, page.charset), options);
+  // A PDF is read from its bytes: decoding them as text would only cost time.
+  const clean = () => cleanPage(deps, page, page.kind === 'pdf' ? '' : decodeBody(page.body, page.charset), options);
   const cleaned = options.poolTimeout === 'as-is' ? await clean() : await withinPoolLimit(clean);
   const problem = contentProblem(cleaned, options.minContentLength);
   if (problem) throw extractionFailed(problem);
@@ -66,10 +71,13 @@ export async function readPage(deps: PageReaderDeps, url: string, options: ReadO
 
 /**
  * The decoded page cleaned in the pool, within the DOM's limits (HTML_MAX_NODES, HTML_MAX_DEPTH);
- * links resolve against the URL it came from after redirects.
- * @throws ApiError EXTRACTION_FAILED naming the limit a page passes; the pool's own errors.
+ * links resolve against the URL it came from after redirects. A PDF is read from its bytes
+ * instead (read-pdf.ts; `html` unused).
+ * @throws ApiError EXTRACTION_FAILED naming the limit a page passes, or why a PDF cannot be read;
+ *   the pool's own errors.
  */
-export async function cleanPage(deps: Pick<PageReaderDeps, 'pool' | 'config'>, page: FetchedPage, html: string, rendering: Rendering): Promise<CleanHtmlOutput> {
+export async function cleanPage(deps: Pick<PageReaderDeps, 'pool' | 'config'>, page: FetchedPage, html: string, rendering: PdfRendering): Promise<CleanHtmlOutput> {
+  if (page.kind === 'pdf') return readPdf(deps, page, rendering);
   const cleaned = await deps.pool.run('cleanHtml', {
     html, url: page.finalUrl, kind: page.kind, format: rendering.format, clean: rendering.clean, preserveFormatting: rendering.preserveFormatting,
     limits: deps.config.html,

@@ -8,6 +8,7 @@ import type { ScoreSegmentsInput, ScoreSegmentsOutput } from '../index/score-seg
 import type { RankSourcesInput, RankedSource } from '../ranking/rank-sources.js';
 import type { JudgeClaimInput, JudgeClaimOutput } from '../stance/judge-claim.js';
 import type { FitContentInput, FitContentOutput } from '../html/render/fit-content.js';
+import type { ExtractPdfInput, UnreadablePdf } from '../pdf/extract-pdf.js';
 
 /** Task name → its input and output. Tasks are pure named exports of workers/pool/tasks.ts. */
 interface PoolTasks {
@@ -20,12 +21,14 @@ interface PoolTasks {
   extractiveSummary: { input: ExtractiveSummaryInput; output: SummarySentence[] };
   rankSources: { input: RankSourcesInput; output: RankedSource[] };
   judgeClaim: { input: JudgeClaimInput; output: JudgeClaimOutput };
+  extractPdf: { input: ExtractPdfInput; output: CleanHtmlOutput | UnreadablePdf };
 }
 
 export interface CpuPool {
   /** Threads the pool runs at most: how many parts one large task may usefully be split into. */
   readonly size: number;
-  run<K extends keyof PoolTasks>(task: K, input: PoolTasks[K]['input']): Promise<PoolTasks[K]['output']>;
+  /** `timeoutMs` replaces POOL_TASK_TIMEOUT_MS for this task (PDF_TIMEOUT_MS for a PDF). */
+  run<K extends keyof PoolTasks>(task: K, input: PoolTasks[K]['input'], options?: { timeoutMs?: number }): Promise<PoolTasks[K]['output']>;
   stats(): PoolStats;
   close(): Promise<void>;
 }
@@ -97,13 +100,14 @@ export function createCpuPool(options: {
   piscina.on('error', (error: Error) => options.onThreadError?.(error));
   return {
     size: options.threads,
-    async run(task, input) {
+    async run(task, input, runOptions) {
       const stop = options.metrics?.poolTaskDuration.startTimer({ task });
+      const timeoutMs = runOptions?.timeoutMs ?? options.taskTimeoutMs;
       try {
-        return await piscina.run(input, { name: task, signal: AbortSignal.timeout(options.taskTimeoutMs) });
+        return await piscina.run(input, { name: task, signal: AbortSignal.timeout(timeoutMs) });
       } catch (error) {
         if (error instanceof Error && error.name === 'AbortError') {
-          throw new TaskTimeoutError(task, options.taskTimeoutMs);
+          throw new TaskTimeoutError(task, timeoutMs);
         }
         if ((error as { code?: unknown } | null)?.code === OUT_OF_MEMORY) throw new TaskOutOfMemoryError(task, threadHeapMb);
         throw error;

@@ -133,7 +133,8 @@ export async function readPageRendered(deps: RenderingDeps, url: string, options
 }
 
 async function staticRead(deps: RenderingDeps, page: FetchedPage, options: ReadOptions): Promise<PageRead> {
-  const cleaned = await withinPoolLimit(() => cleanPage(deps, page, decodeBody(page.body, page.charset), options));
+  // A PDF is read from its bytes, not as text.
+  const cleaned = await withinPoolLimit(() => cleanPage(deps, page, page.kind === 'pdf' ? '' : decodeBody(page.body, page.charset), options));
   const problem = contentProblem(cleaned, options.minContentLength);
   if (problem) throw failed(problem);
   return { page, cleaned };

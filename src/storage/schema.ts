@@ -59,6 +59,9 @@ export interface ExtractionsTable {
   /** The main content as the block model (src/html/blocks.ts), JSON. */
   blocks_json: string | null;
   quality_score: number | null;
+  /** A PDF's pages and last modification; null for web pages. */
+  page_count: number | null;
+  modified_at: Date | null;
 }
 
 export interface RequestLogTable {

@@ -1,4 +1,5 @@
-// Piscina task module: every named export is a pure, CPU-bound task (no I/O, no shared state).
+// Piscina task module: every named export is a pure, CPU-bound task (no I/O, no shared state;
+// extractPdf reads pdf.js's bundled character maps from its package, nothing else).
 // The cleaning task is named cleanHtml in the pool (and its metrics) but answers a page past the
 // DOM's limits as data: see cleanHtmlTask.
 export { cleanHtmlTask as cleanHtml, renderStored } from '../../src/html/clean-html.js';
@@ -9,3 +10,4 @@ export { mergePostings } from '../../src/index/merge-postings.js';
 export { scoreSegments } from '../../src/index/score-segments.js';
 export { rankSources } from '../../src/ranking/rank-sources.js';
 export { judgeClaim } from '../../src/stance/judge-claim.js';
+export { extractPdf } from '../../src/pdf/extract-pdf.js';

@@ -2279,7 +2279,7 @@ export interface components {
             blockAds?: unknown;
             /** @description Accepted and ignored. */
             fastMode?: unknown;
-            /** @description Accepted and ignored: HTML and plain text are read; PDFs are refused by the fetcher. */
+            /** @description Accepted and ignored: HTML, plain text and PDFs (with a text layer) are always read. */
             parsers?: unknown;
             /** @description Accepted and ignored: certificates are always verified. */
             skipTlsVerification?: unknown;
@@ -2569,7 +2569,7 @@ export interface components {
             blockAds?: unknown;
             /** @description Accepted and ignored. */
             fastMode?: unknown;
-            /** @description Accepted and ignored: HTML and plain text are read; PDFs are refused by the fetcher. */
+            /** @description Accepted and ignored: HTML, plain text and PDFs (with a text layer) are always read. */
             parsers?: unknown;
             /** @description Accepted and ignored: certificates are always verified. */
             skipTlsVerification?: unknown;
@@ -2632,7 +2632,7 @@ export interface components {
             blockAds?: unknown;
             /** @description Accepted and ignored. */
             fastMode?: unknown;
-            /** @description Accepted and ignored: HTML and plain text are read; PDFs are refused by the fetcher. */
+            /** @description Accepted and ignored: HTML, plain text and PDFs (with a text layer) are always read. */
             parsers?: unknown;
             /** @description Accepted and ignored: certificates are always verified. */
             skipTlsVerification?: unknown;
@@ -3532,7 +3532,7 @@ export interface components {
          * Extract content block
          * @description One block of the main content when format is json; content is a JSON array of these blocks, in reading order.
          */
-        "extract-block": components["schemas"]["extract-block.heading"] | components["schemas"]["extract-block.paragraph"] | components["schemas"]["extract-block.list"] | components["schemas"]["extract-block.table"] | components["schemas"]["extract-block.code"] | components["schemas"]["extract-block.quote"] | components["schemas"]["extract-block.image"];
+        "extract-block": components["schemas"]["extract-block.heading"] | components["schemas"]["extract-block.paragraph"] | components["schemas"]["extract-block.list"] | components["schemas"]["extract-block.table"] | components["schemas"]["extract-block.code"] | components["schemas"]["extract-block.quote"] | components["schemas"]["extract-block.image"] | components["schemas"]["extract-block.page"];
         /** @description Plain text without markup: whitespace collapsed as a browser shows it, a line break of the page as "\n". */
         "extract-block.text": string;
         /** @description The links of the text in reading order; absent when there are none. */
@@ -3637,6 +3637,16 @@ export interface components {
             /** @description Caption of the image; "" when there is none. */
             caption: string;
         };
+        /** @description Where a page of a PDF starts; only with options.pdf_page_markers. */
+        "extract-block.page": {
+            /**
+             * @description Block type.
+             * @constant
+             */
+            type: "page";
+            /** @description The page's number, 1 for the first. */
+            number: number;
+        };
         /**
          * Extract request
          * @description Body of POST /v1/extract: fetch a page and return its cleaned content.
@@ -3718,6 +3728,11 @@ export interface components {
                     /** @description A CSS selector; the page is read once an element matches it (an unparsable one is 400 INVALID_PARAMETER). */
                     selector: string;
                 };
+                /**
+                 * @description For a PDF: mark where each page starts, a line "--- page N ---" in text, a comment <!-- page N --> in markdown, <hr data-page="N"> in html, a block {"type": "page", "number": N} in json. No effect on web pages.
+                 * @default false
+                 */
+                pdf_page_markers?: boolean;
             };
         };
         /**
@@ -3776,6 +3791,10 @@ export interface components {
                  * @description Canonical URL of the page (link rel=canonical or og:url), absolute.
                  */
                 canonical_url?: string;
+                /** @description Of a PDF: when it was last modified (its ModDate), ISO 8601 with the offset it states. */
+                modified_date?: string;
+                /** @description Of a PDF: its number of pages. */
+                page_count?: number;
             };
             /** @description Images of the main content; present when extract_images is true. */
             images?: {

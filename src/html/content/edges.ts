@@ -52,6 +52,8 @@ function kindOf(block: Block): Kind {
       return Kind.Content;
     case 'image':
       return Kind.Picture;
+    case 'page':
+      return Kind.Label;
   }
 }
 

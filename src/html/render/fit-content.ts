@@ -1,4 +1,4 @@
-import type { Block } from '../blocks.js';
+import { withoutPageMarkers, type Block } from '../blocks.js';
 import { splitSentences } from '../../text/passages.js';
 import { countAll, countTokens } from '../../text/tokens.js';
 import type { JsonBlock } from './json.js';
@@ -26,6 +26,8 @@ export interface FitContentInput {
   maxTokens?: number;
   /** Content as chunks of at most this count each (their content; the heading path is not counted), cut at headings and atom bounds. */
   chunkTokens?: number;
+  /** Keep a PDF's page markers (options.pdf_page_markers); they are left out without. */
+  pageMarkers?: boolean;
 }
 
 export interface ContentChunk {
@@ -46,7 +48,8 @@ export interface FitContentOutput {
 }
 
 export function fitContent(input: FitContentInput): FitContentOutput {
-  const content = new Content(JSON.parse(input.blocksJson) as Block[], input);
+  const blocks = JSON.parse(input.blocksJson) as Block[];
+  const content = new Content(input.pageMarkers ? blocks : withoutPageMarkers(blocks), input);
   const all = content.atoms(0, content.blocks.length);
   const fullTokens = content.tokens(all);
   if (input.chunkTokens !== undefined) {

@@ -13,12 +13,13 @@ import { isLooseList, normalizeBlocks, type RenderOptions } from './normalize.js
  *
  * Structure follows CommonMark's HTML: items of tight lists hold their paragraph text without
  * <p>, leading header rows go to <thead>, images are <figure> with an optional <figcaption>.
- * <br> appears only with preserveFormatting. Blocks are separated by newlines.
+ * <br> appears only with preserveFormatting. A PDF's page marker is <hr data-page="N">, N a
+ * positive integer. Blocks are separated by newlines.
  */
 export const ALLOWED_TAGS: ReadonlySet<string> = new Set([
   'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'ul', 'ol', 'li',
   'table', 'thead', 'tbody', 'tr', 'th', 'td', 'pre', 'code', 'blockquote',
-  'figure', 'img', 'figcaption', 'a', 'em', 'strong', 'br',
+  'figure', 'img', 'figcaption', 'a', 'em', 'strong', 'br', 'hr',
 ]);
 
 /** Attributes allowed per tag; a tag missing here has none. */
@@ -26,6 +27,7 @@ export const ALLOWED_ATTRIBUTES: Readonly<Record<string, ReadonlySet<string>>> =
   a: new Set(['href', 'rel']),
   img: new Set(['src', 'alt']),
   code: new Set(['class']),
+  hr: new Set(['data-page']),
 };
 
 export const LINK_REL = 'noopener nofollow';
@@ -59,6 +61,8 @@ function render(block: Block, tight: boolean): string {
       const caption = block.caption ? `<figcaption>${escapeHtml(block.caption)}</figcaption>` : '';
       return `<figure>${image(block.src, block.alt)}${caption}</figure>`;
     }
+    case 'page':
+      return `<hr data-page="${block.number}">`;
   }
 }
 

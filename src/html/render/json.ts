@@ -11,7 +11,7 @@ import { normalizeBlocks } from './normalize.js';
  * text stays), a refused image block is replaced by its caption as a paragraph, or dropped.
  * schemas/extract-block.json describes one block (and the API documentation serves it).
  */
-export type JsonBlock = JsonHeading | JsonParagraph | JsonList | JsonTable | JsonCode | JsonQuote | JsonImage;
+export type JsonBlock = JsonHeading | JsonParagraph | JsonList | JsonTable | JsonCode | JsonQuote | JsonImage | JsonPage;
 
 /** A link inside a text: its text as it appears in that text, and its absolute URL. */
 export type JsonLink = LinkText;
@@ -85,6 +85,13 @@ export interface JsonImage {
   caption: string;
 }
 
+/** Where a page of a PDF starts: only with options.pdf_page_markers. */
+export interface JsonPage {
+  type: 'page';
+  /** The page's number, 1 for the first. */
+  number: number;
+}
+
 export function renderJson(blocks: Block[]): JsonBlock[] {
   return normalizeBlocks(blocks, { keepBreaks: true }).map(toJson);
 }
@@ -111,6 +118,8 @@ function toJson(block: Block): JsonBlock {
     }
     case 'image':
       return { type: 'image', url: block.src, alt: block.alt, caption: block.caption };
+    case 'page':
+      return { type: 'page', number: block.number };
   }
 }
 
@@ -144,6 +153,8 @@ function plainText(block: Block): string {
       return joinTexts(block.blocks, '\n\n');
     case 'image':
       return block.caption || block.alt;
+    case 'page':
+      return '';
   }
 }
 
@@ -170,6 +181,7 @@ function blockLinks(block: Block, into: JsonLink[]): void {
       return;
     case 'code':
     case 'image':
+    case 'page':
       return;
   }
 }

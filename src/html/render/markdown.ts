@@ -20,6 +20,8 @@ import { isLooseList, normalizeBlocks, normalizeInlines, type RenderOptions } fr
  *   three), with the language as info string when the policy accepts it.
  * - Quotes prefix every line, blank ones too, with ">", nesting included.
  * - Images are "![alt](src)", followed on the next line by the caption in italics.
+ * - A PDF's page marker is the HTML comment "<!-- page N -->": it keeps the number for a
+ *   program and shows nothing where the Markdown is displayed.
  * - Links are "[text](url)", the URL in <...> when it holds spaces, parentheses or angle
  *   brackets; links and images with refused URLs (policy.ts) are left out, their text kept.
  * - Text is escaped so that it never turns into markup, and emphasis is written only where a
@@ -75,6 +77,8 @@ function render(block: Block, alternate: boolean): string {
       const caption: Inline = { type: 'emphasis', strong: false, children: [{ type: 'text', text: block.caption }] };
       return `${image}\n${renderInlines([caption], { breaks: 'hard', lineStart: true })}`;
     }
+    case 'page':
+      return `<!-- page ${block.number} -->`;
   }
 }
 

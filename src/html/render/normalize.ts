@@ -94,6 +94,9 @@ function normalizeBlock(block: Block, options: NormalizeOptions): Block | null {
       if (src !== null) return { type: 'image', src, alt: collapse(block.alt), caption };
       return caption ? { type: 'paragraph', children: [{ type: 'emphasis', strong: false, children: [{ type: 'text', text: caption }] }] } : null;
     }
+    case 'page':
+      // The number becomes part of an attribute in html: a positive integer, whatever the stored JSON holds.
+      return { type: 'page', number: Math.max(1, Math.trunc(Number(block.number)) || 1) };
   }
 }
 

@@ -3,7 +3,8 @@ import type { Block, Inline } from '../blocks.js';
 /**
  * The plain-text format: blocks separated by a blank line, list items and table rows one
  * per line (cells joined by " | "). Pictures are left out: text is the prose of the page,
- * images and their captions travel in the `images` list and the richer formats.
+ * images and their captions travel in the `images` list and the richer formats. A PDF's page
+ * marker is a line "--- page N ---".
  *
  * With preserveFormatting, line breaks inside a block (<br>) are kept; without it all
  * whitespace inside a block collapses to single spaces. Code blocks always keep their lines.
@@ -46,6 +47,8 @@ function renderBlock(block: Block, options: TextOptions): string {
       return renderBlocks(block.blocks, options).join('\n\n');
     case 'image':
       return '';
+    case 'page':
+      return `--- page ${block.number} ---`;
   }
 }
 
