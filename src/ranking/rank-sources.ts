@@ -49,6 +49,12 @@ export interface RankSourcesInput {
   /** At most this many per domain first, then the held-back ones fill what is left of `limit`; 0 = no cap. */
   maxPerDomain: number;
   limit: number;
+  /**
+   * The least `anchor` a candidate needs to be ranked at all (RELEVANCE_FLOOR when absent):
+   * search's answer leaves out pages that barely speak of the query; validation ranks what the
+   * index holds closest to a claim with 0, and lets the stance model say whether it speaks of it.
+   */
+  floor?: number;
 }
 
 export interface RankedSource {
@@ -198,7 +204,8 @@ const TRACKING_PARAMETER = /^(utm_|fbclid$|gclid$|mc_cid$|mc_eid$|ref$)/;
 
 export function rankSources(input: RankSourcesInput): RankedSource[] {
   const texts = input.candidates.flatMap((c) => [c.title, ...c.passages.map((p) => p.text)]);
-  return rankSourcesWith({ ...input, language: sharedLanguage(input.language, texts) }, RANKING_WEIGHTS, CALIBRATION).map(({ features: _features, ...ranked }) => ranked);
+  const language = sharedLanguage(input.language, texts);
+  return rankSourcesWith({ ...input, language }, RANKING_WEIGHTS, CALIBRATION, undefined, true, input.floor ?? RELEVANCE_FLOOR).map(({ features: _features, ...ranked }) => ranked);
 }
 
 interface QueryTerms {
