@@ -211,4 +211,14 @@ describe('rankSources', () => {
     expect(ranked.map((r) => r.candidate)).to.deep.equal([1]);
     expect(rankAll(input('quantum chromodynamics lattice gauge', [pie, crystals])).map((r) => r.candidate)).to.deep.equal([1, 0]);
   });
+
+  it('reads the floor on every passage a source shows, not only its best one', () => {
+    // One query word in each passage: either passage alone holds a quarter of the query, the page holds half.
+    const subject = 'Quantum effects shape the strong force between particles.';
+    const spread = candidate('https://physics.example/1', subject, {
+      passages: [{ text: subject, score: null, first: true }, { text: 'Its lattice simulations now run on larger grids.', score: null, first: false }],
+    });
+    const single = candidate('https://other.example/1', subject);
+    expect(rankSources(input('quantum chromodynamics lattice gauge', [spread, single])).map((r) => r.candidate)).to.deep.equal([0]);
+  });
 });

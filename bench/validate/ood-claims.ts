@@ -3,7 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { percentile } from '../percentile.js';
-import { answerLabel, classification, CLAIM_LABELS, tradeOff, type ClaimLabel } from './scifact-claims.js';
+import { answerLabel, classification, CLAIM_LABELS, confusionLines, tradeOff, type ClaimLabel } from './scifact-claims.js';
 
 /**
  * The out-of-domain stance set (bench/validate/ood/README.md): short popular claims in six fields,
@@ -108,13 +108,8 @@ function report(name: string, results: Answered[], seconds: number, concurrency:
   console.log(`  accuracy ${all.accuracy.toFixed(3)}, macro-F1 ${all.macroF1.toFixed(3)}`);
   for (const l of all.perLabel) console.log(`  ${l.label.padEnd(16)} P ${l.precision.toFixed(3)} R ${l.recall.toFixed(3)} F1 ${l.f1.toFixed(3)}`);
 
-  console.log('  confusion matrix (rows gold, columns predicted):');
+  for (const line of confusionLines(pairs)) console.log(line);
   const short = { SUPPORT: 'SUPPORT', CONTRADICT: 'CONTRADICT', NOT_ENOUGH_INFO: 'NEI' } as const;
-  console.log(`    ${'gold \\ predicted'.padEnd(18)}${CLAIM_LABELS.map((l) => short[l].padStart(12)).join('')}${'total'.padStart(8)}`);
-  for (const gold of CLAIM_LABELS) {
-    const row = CLAIM_LABELS.map((predicted) => pairs.filter((p) => p.gold === gold && p.predicted === predicted).length);
-    console.log(`    ${short[gold].padEnd(18)}${row.map((n) => String(n).padStart(12)).join('')}${String(row.reduce((a, b) => a + b, 0)).padStart(8)}`);
-  }
 
   const verdicts = results.filter((r) => r.answer.success).map((r) => r.answer.data.validation_result as string);
   const unverified = verdicts.filter((v) => v === 'UNVERIFIED').length;

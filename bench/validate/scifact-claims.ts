@@ -40,6 +40,17 @@ export function classification(pairs: readonly { gold: ClaimLabel; predicted: Cl
   };
 }
 
+/** The confusion matrix of `pairs` as printed lines (rows gold, columns predicted). */
+export function confusionLines(pairs: readonly { gold: ClaimLabel; predicted: ClaimLabel }[]): string[] {
+  const short = { SUPPORT: 'SUPPORT', CONTRADICT: 'CONTRADICT', NOT_ENOUGH_INFO: 'NEI' } as const;
+  const lines = ['  confusion matrix (rows gold, columns predicted):', `    ${'gold \\ predicted'.padEnd(18)}${CLAIM_LABELS.map((l) => short[l].padStart(12)).join('')}${'total'.padStart(8)}`];
+  for (const gold of CLAIM_LABELS) {
+    const row = CLAIM_LABELS.map((predicted) => pairs.filter((p) => p.gold === gold && p.predicted === predicted).length);
+    lines.push(`    ${short[gold].padEnd(18)}${row.map((n) => String(n).padStart(12)).join('')}${String(row.reduce((a, b) => a + b, 0)).padStart(8)}`);
+  }
+  return lines;
+}
+
 /**
  * An answer of POST /v1/validate as one of SciFact's labels: VERIFIED and LIKELY_TRUE → SUPPORT;
  * FALSE and LIKELY_FALSE → CONTRADICT; DISPUTED → the side of the more confident evidence item;

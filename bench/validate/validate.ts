@@ -28,7 +28,7 @@ import { startValidateBench } from './bench-service.js';
 import { createDatabase, databaseUrl as urlOf } from '../../test/helpers/database.js';
 import { apiDocument, loadCorpus, scifactId } from '../index/scifact.js';
 import { percentile } from '../percentile.js';
-import { answerLabel, classification, loadClaims, tradeOff, type SciFactClaim } from './scifact-claims.js';
+import { answerLabel, classification, confusionLines, loadClaims, tradeOff, type SciFactClaim } from './scifact-claims.js';
 import { runOodBench } from './ood-claims.js';
 
 const REUSE = process.argv.includes('--reuse');
@@ -81,7 +81,8 @@ async function run(name: string, body: (claim: SciFactClaim) => Record<string, u
     }
   }));
   const seconds = (performance.now() - started) / 1000;
-  const report = classification(results.map((r) => ({ gold: r.claim.label, predicted: answerLabel(r.answer) })));
+  const pairs = results.map((r) => ({ gold: r.claim.label, predicted: answerLabel(r.answer) }));
+  const report = classification(pairs);
   const withEvidence = results.filter((r) => Object.keys(r.claim.evidence).length > 0);
   const found = withEvidence.filter((r) => {
     if (!r.answer.success) return false;
@@ -94,6 +95,7 @@ async function run(name: string, body: (claim: SciFactClaim) => Record<string, u
     + (errors.length ? ` (${[...new Set(errors)].map((c) => `${c} ${errors.filter((e) => e === c).length}`).join(', ')})` : ''));
   console.log(`  accuracy ${report.accuracy.toFixed(3)}, macro-F1 ${report.macroF1.toFixed(3)}`);
   for (const l of report.perLabel) console.log(`  ${l.label.padEnd(16)} P ${l.precision.toFixed(3)} R ${l.recall.toFixed(3)} F1 ${l.f1.toFixed(3)}`);
+  for (const line of confusionLines(pairs)) console.log(line);
   console.log(`  evidence recall: ${found.length} of ${withEvidence.length} claims with gold evidence have a gold abstract among the evidence items (${(found.length / withEvidence.length).toFixed(3)})`);
   console.log(`  latency through the API: p50 ${percentile(latencies, 50).toFixed(0)} ms, p95 ${percentile(latencies, 95).toFixed(0)} ms`);
   const verdicts = results.filter((r) => r.answer.success).map((r) => r.answer.data.validation_result as string);

@@ -49,6 +49,12 @@ export interface RankSourcesInput {
   /** At most this many per domain first, then the held-back ones fill what is left of `limit`; 0 = no cap. */
   maxPerDomain: number;
   limit: number;
+  /**
+   * The least `anchor` a candidate needs to be ranked at all (RELEVANCE_FLOOR when absent):
+   * search's answer leaves out pages that barely speak of the query; validation ranks what the
+   * index holds closest to a claim with 0, and lets the stance model say whether it speaks of it.
+   */
+  floor?: number;
 }
 
 export interface RankedSource {
@@ -198,7 +204,8 @@ const TRACKING_PARAMETER = /^(utm_|fbclid$|gclid$|mc_cid$|mc_eid$|ref$)/;
 
 export function rankSources(input: RankSourcesInput): RankedSource[] {
   const texts = input.candidates.flatMap((c) => [c.title, ...c.passages.map((p) => p.text)]);
-  return rankSourcesWith({ ...input, language: sharedLanguage(input.language, texts) }, RANKING_WEIGHTS, CALIBRATION).map(({ features: _features, ...ranked }) => ranked);
+  const language = sharedLanguage(input.language, texts);
+  return rankSourcesWith({ ...input, language }, RANKING_WEIGHTS, CALIBRATION, undefined, true, input.floor ?? RELEVANCE_FLOOR).map(({ features: _features, ...ranked }) => ranked);
 }
 
 interface QueryTerms {
@@ -220,9 +227,9 @@ interface QueryTerms {
  */
 export interface CandidateFeatures extends Record<keyof RankingWeights, number> {
   /**
-   * The query weight its title and best passage hold, as a share of the weight of the query's
-   * ANCHOR_TERMS heaviest terms (at most 1): coverage that a long query does not dilute. The
-   * relevance floor compares it.
+   * The query weight its title and its best PASSAGES_LISTED passages hold (what the source shows,
+   * as snippet or chunks), as a share of the weight of the query's ANCHOR_TERMS heaviest terms
+   * (at most 1): coverage that a long query does not dilute. The relevance floor compares it.
    */
   anchor: number;
   /** The candidate's passages by BM25, best first. */
@@ -338,11 +345,18 @@ function featuresOf(input: RankSourcesInput, query: QueryTerms, candidate: Sourc
   for (const q of matchedIn[passageOrder[0]!] ?? []) matched.add(q);
   let coverage = 0;
   for (const q of matched) coverage += query.weights[q]!;
+  // The floor's anchor reads the title and the passages the source can bring (its best
+  // PASSAGES_LISTED, as chunks): a page speaks of a query if what it shows holds its terms, not
+  // only its single best passage.
+  const shown = new Set(matched);
+  for (const p of passageOrder.slice(1, PASSAGES_LISTED)) for (const q of matchedIn[p]!) shown.add(q);
+  let shownWeight = 0;
+  for (const q of shown) shownWeight += query.weights[q]!;
   const share = (x: number, total: number) => (total > 0 ? x / total : 0);
   return {
     best: (bm25[passageOrder[0]!] ?? 0) * norm, further,
     document: wholeDocument(allTerms, candidate, query, input, documentBm25), title: share(titleShare, query.total), coverage: share(coverage, query.total),
-    proximity: share(proximity, query.pairTotal), anchor: Math.min(1, share(coverage, query.anchorTotal)),
+    proximity: share(proximity, query.pairTotal), anchor: Math.min(1, share(shownWeight, query.anchorTotal)),
     freshness: freshness(input, candidate), authority: authority(input, candidate), country: countryMatch(input, candidate),
     passageOrder, urlKey: urlKey(candidate.url), titleKey: words(candidate.title).join(' '),
     shingles: shingles(allTerms),

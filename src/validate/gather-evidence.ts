@@ -26,6 +26,12 @@ export interface EvidenceDeps extends DeepSearchDeps {
 /** Pages of one validation fetched at once. */
 const SOURCES_PARALLEL = 5;
 
+/**
+ * Index documents ranked for a claim before the first max_sources are taken, as search ranks
+ * them (run-search.ts: the ranking was tuned on this many candidates).
+ */
+const CANDIDATE_DOCUMENTS = 30;
+
 export interface Evidence {
   /** Readable sources, in the order found (index rank, or the request's order). */
   sources: SourceCandidate[];
@@ -56,7 +62,7 @@ export async function gatherEvidence(deps: EvidenceDeps, mode: Mode, request: Va
   const found = await Promise.all(request.sources.slice(0, limit).map((source, k) => reads.read(source, async () => {
     if (isUrl(source)) return [{ candidate: await readLiveCandidate(deps, stub(source), signal), ranking: null }];
     const domain = source.toLowerCase().replace(/\.$/, '');
-    const candidates = await indexCandidates(deps.index, mode, query, { documents: limit, domains: { include: [domain] } });
+    const candidates = await rankedIndexCandidates(deps, mode, query, limit, { include: [domain] });
     if (candidates.length === 0) reads.failed.push({ source, code: 'NO_RESULTS_FOUND', reason: 'nothing about the claim in the index for this domain' });
     return candidates.map((candidate) => ({ candidate, ranking: k }));
   }, [] as { candidate: SourceCandidate; ranking: number | null }[])));
@@ -73,7 +79,7 @@ export async function gatherEvidence(deps: EvidenceDeps, mode: Mode, request: Va
  */
 async function searchEvidence(deps: EvidenceDeps, mode: Mode, query: string, limit: number, signal: AbortSignal): Promise<Evidence> {
   const [indexed, outcome] = await Promise.all([
-    indexCandidates(deps.index, mode, query, { documents: limit }),
+    rankedIndexCandidates(deps, mode, query, limit),
     deps.searxng?.search({ query, signal }),
   ]);
   if (!outcome) return { sources: indexed, rankings: indexed.map(() => 0), failed: [], cut: 0 };
@@ -95,6 +101,37 @@ async function searchEvidence(deps: EvidenceDeps, mode: Mode, query: string, lim
     : candidate)));
   const read = sources.filter((s) => s !== undefined);
   return { sources: read, rankings: read.map(() => 0), failed: reads.failed, cut: reads.cut(), upstream: 'answered' };
+}
+
+/**
+ * The index's documents for a claim as search ranks them (rank-sources.ts: the whole document,
+ * its title and its best passage, not the best passage alone as the index orders them), the
+ * first `limit`, each copy right after the document it copies (judge-claim.ts counts copies
+ * once and names them). No relevance floor: what the index holds closest to the claim is
+ * judged, and the stance model says whether it speaks of it.
+ */
+async function rankedIndexCandidates(deps: EvidenceDeps, mode: Mode, query: string, limit: number, domains?: { include: string[] }): Promise<SourceCandidate[]> {
+  const [weights, candidates] = await Promise.all([
+    deps.index.queryWeights(mode, query),
+    indexCandidates(deps.index, mode, query, { documents: Math.max(limit, CANDIDATE_DOCUMENTS), ...(domains ? { domains } : {}) }),
+  ]);
+  if (candidates.length === 0) return [];
+  const ranked = await deps.pool.run('rankSources', {
+    query,
+    language: weights.language,
+    termWeights: weights.termWeights,
+    avgPassageLength: weights.avgPassageLength,
+    avgDocumentLength: weights.avgDocumentLength,
+    candidates,
+    now: Date.now(),
+    recency: null,
+    country: null,
+    authority: [...deps.config.search.authority],
+    maxPerDomain: deps.config.search.maxPerDomain,
+    limit,
+    floor: 0,
+  });
+  return ranked.flatMap((r) => [r.candidate, ...r.duplicates]).slice(0, limit).map((i) => candidates[i]!);
 }
 
 /**
