@@ -9,8 +9,7 @@
 import { X509Certificate } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Redis } from 'ioredis';
-import { SAML, ValidateInResponseTo, type Profile } from '@node-saml/node-saml';
-import { DOMParser } from '@xmldom/xmldom';
+import type { Profile, SAML } from '@node-saml/node-saml';
 import type { Clock } from '../clock.js';
 import type { Database } from '../storage/schema.js';
 import { ApiError } from '../errors/catalogue.js';
@@ -57,6 +56,18 @@ export const DEFAULT_RETURN_PATH = '/console';
 /** Attributes an identity provider may carry the address in when the NameID is not one. */
 const EMAIL_ATTRIBUTES = ['email', 'mail', 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress'];
 const ID = /^[!-~]{1,40}$/;
+
+type SamlLibrary = typeof import('@node-saml/node-saml');
+let samlLibrary: Promise<SamlLibrary> | undefined;
+/**
+ * node-saml and its XML stack load on the first SSO request, not at start: every process of a
+ * deployment that never configures SSO would otherwise pay for them (a quarter to half a second
+ * of start-up on a loaded two-core machine) for nothing.
+ */
+function loadSaml(): Promise<SamlLibrary> {
+  samlLibrary ??= import('@node-saml/node-saml');
+  return samlLibrary;
+}
 
 export class SsoService {
   constructor(private readonly deps: SsoServiceDeps) {}
@@ -124,7 +135,7 @@ export class SsoService {
   /** SP-initiated sign-in: the identity provider's URL with an AuthnRequest (HTTP-Redirect), its id remembered. */
   async loginUrl(accountId: string, returnTo: string | undefined, origin: string): Promise<string> {
     const config = await this.configured((await this.account(accountId)));
-    return this.saml(config, origin).getAuthorizeUrlAsync(safeReturnPath(returnTo), undefined, {});
+    return (await this.saml(config, origin)).getAuthorizeUrlAsync(safeReturnPath(returnTo), undefined, {});
   }
 
   /**
@@ -136,14 +147,14 @@ export class SsoService {
     const sp = this.serviceProvider(config.accountId, origin);
     let profile: Profile | null | undefined;
     try {
-      ({ profile } = await this.saml(config, origin).validatePostResponseAsync({ SAMLResponse: form.SAMLResponse }));
+      ({ profile } = await (await this.saml(config, origin)).validatePostResponseAsync({ SAMLResponse: form.SAMLResponse }));
     } catch (error) {
       throw refused(libraryReason((error as Error).message), (error as Error).message);
     }
     if (!profile) throw refused('invalid_response', 'The SAML response holds no assertion.');
     if (profile.issuer !== config.entityId) throw refused('wrong_issuer', `The assertion's issuer is ${String(profile.issuer)}, not the configured ${config.entityId}.`);
     const assertion = assertionFacts(profile);
-    const destination = responseDestination(profile.getSamlResponseXml?.() ?? '');
+    const destination = await responseDestination(profile.getSamlResponseXml?.() ?? '');
     if (destination !== null && destination !== sp.acs_url) throw refused('wrong_destination', `The response is addressed to ${destination}, not ${sp.acs_url}.`);
     if (assertion.recipient !== sp.acs_url) throw refused('wrong_destination', `The assertion's recipient is ${String(assertion.recipient)}, not ${sp.acs_url}.`);
     if (assertion.id === undefined) throw refused('invalid_response', 'The assertion has no ID.');
@@ -164,8 +175,9 @@ export class SsoService {
     return { entity_id: `${base}/metadata`, acs_url: `${base}/acs`, metadata_url: `${base}/metadata`, login_url: `${base}/login` };
   }
 
-  private saml(config: SsoConfig, origin: string): SAML {
+  private async saml(config: SsoConfig, origin: string): Promise<SAML> {
     const sp = this.serviceProvider(config.accountId, origin);
+    const { SAML, ValidateInResponseTo } = await loadSaml();
     return new SAML({
       callbackUrl: sp.acs_url,
       entryPoint: config.ssoUrl,
@@ -260,8 +272,10 @@ function assertionFacts(profile: Profile): AssertionFacts {
 }
 
 /** The Destination attribute of the SAML Response, or null when it has none. */
-function responseDestination(xml: string): string | null {
+async function responseDestination(xml: string): Promise<string | null> {
   if (xml === '') return null;
+  // Loaded with node-saml, whose parser it is.
+  const { DOMParser } = await import('@xmldom/xmldom');
   const root = new DOMParser().parseFromString(xml, 'text/xml').documentElement;
   return root?.getAttribute('Destination') || null;
 }
