@@ -5,13 +5,13 @@
  *
  *   entry points   src/main.ts, src/lifecycle.ts, src/service.ts (the one wiring place), workers/, src/cli/
  *   edges          src/http (Koa), src/jobs (BullMQ processors)
- *   features       alerts, auth, cache, compat, crawl, extract, index, monitor, notify, page, render, search, summarize, usage, validate: services and repositories
+ *   features       alerts, auth, cache, compat, crawl, extract, index, monitor, notify, page, render, search, sso, summarize, teams, usage, validate: services and repositories
  *   domain         html, text, ranking, stance, summary, pdf: pure code, no I/O, no threads
  *   infrastructure storage, fetch, queue, redis, metrics, log, net, schema, errors; and src/pool, which
  *                  runs domain code in threads and knows its tasks by type only
  */
 const DOMAIN = '^src/(html|text|ranking|stance|summary|pdf)/';
-const FEATURES = '^src/(alerts|auth|cache|compat|crawl|extract|index|monitor|notify|page|render|search|summarize|usage|validate)/';
+const FEATURES = '^src/(alerts|auth|cache|compat|crawl|extract|index|monitor|notify|page|render|search|sso|summarize|teams|usage|validate)/';
 const INFRASTRUCTURE = '^src/(storage|fetch|queue|redis|metrics|log|net|schema|errors)/';
 const IO_PACKAGES = 'node_modules/(kysely|mysql2|ioredis|bullmq|undici|piscina|koa|@koa|playwright-core)/';
 const ENTRY_POINTS = '^src/(main|lifecycle|service)\\.ts$';

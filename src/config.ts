@@ -54,6 +54,16 @@ export interface Config {
   readonly upgradeUrl: string | undefined;
   /** How long a process trusts a cached key lookup when no invalidation arrives. */
   readonly keyCacheTtlMs: number;
+  /**
+   * The service's address as people reach it (PUBLIC_URL, no trailing slash): the base of invitation
+   * links and of the SAML service provider's entity ID and URLs. Undefined: the origin each request
+   * was addressed to.
+   */
+  readonly publicUrl: string | undefined;
+  /** How long a console session lasts from sign-in (SESSION_TTL_MINUTES). */
+  readonly sessionTtlMs: number;
+  /** How long an invitation link can be used (INVITATION_TTL_HOURS). */
+  readonly invitationTtlMs: number;
   /** Failed authentications allowed per client address per minute before 429. */
   readonly authFailuresPerMinute: number;
   readonly fetch: {
@@ -337,6 +347,9 @@ export function loadConfig(env: Env = process.env): Config {
     defaultPlan,
     upgradeUrl: optionalText(env, 'UPGRADE_URL') === undefined ? undefined : url(env, 'UPGRADE_URL', '', ['http:', 'https:']),
     keyCacheTtlMs: integer(env, 'KEY_CACHE_TTL_S', 60, 0, 3600) * 1000,
+    publicUrl: optionalText(env, 'PUBLIC_URL') === undefined ? undefined : url(env, 'PUBLIC_URL', '', ['http:', 'https:']).replace(/\/+$/, ''),
+    sessionTtlMs: integer(env, 'SESSION_TTL_MINUTES', 480, 5, 43_200) * 60_000,
+    invitationTtlMs: integer(env, 'INVITATION_TTL_HOURS', 72, 1, 720) * 3_600_000,
     authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 60, 1, 1_000_000),
     fetch: {
       allowedCidrs: cidrList(env, 'FETCH_ALLOW_PRIVATE'),

@@ -24,6 +24,10 @@ import { ensureMasterKeyHash } from './auth/master-key.js';
 import { createAuthenticator } from './auth/authenticator.js';
 import { invalidationChannel, KeyLookupCache } from './auth/key-cache.js';
 import { KeyService } from './auth/key-service.js';
+import { SessionStore } from './auth/sessions.js';
+import { SessionService } from './auth/session-service.js';
+import { TeamService } from './teams/team-service.js';
+import { SsoService } from './sso/sso-service.js';
 import { UsageMeter } from './usage/usage-meter.js';
 import { UsageRecorder } from './usage/usage-recorder.js';
 import { ResultCache, type CacheEntry } from './cache/result-cache.js';
@@ -50,7 +54,7 @@ import { VERSION } from './version.js';
 import { AlertService } from './alerts/alert-service.js';
 import { AlertEvaluator } from './alerts/alert-evaluator.js';
 import { NotificationDispatcher } from './notify/dispatcher.js';
-import { emailConfigured } from './notify/email-sender.js';
+import { EmailSender, emailConfigured } from './notify/email-sender.js';
 import { QuotaReader } from './usage/quota-month.js';
 import { StoredDocuments } from './index/stored-documents.js';
 import { TavilyService } from './compat/tavily-service.js';
@@ -191,6 +195,22 @@ export async function startService(config: Config, role: Role, logger: Logger, o
       db: storage.db, clock, dispatcher: notifications, endpoints: new Set(ROUTES.map((route) => route.path)), allowedCidrs: config.fetch.allowedCidrs,
       emailEnabled: emailConfigured(config), getAccount: (id) => keys.getAccount(id),
     });
+    const authenticator = createAuthenticator({
+      db: storage.db, cache: keyCache, clock, plans: config.plans, masterKeyHash: master.hash, masterRateLimitPerMinute: config.rateLimitPerMinute,
+    });
+    const sessions = new SessionService({
+      db: storage.db, store: new SessionStore(redis, config.queuePrefix, config.sessionTtlMs, clock), authenticator, plans: config.plans,
+    });
+    // Invitations go out from the API process at once: whoever invites learns whether the mail was taken.
+    const invitationMail = config.smtp ? new EmailSender(config.smtp, config.notify.timeoutMs) : undefined;
+    const teams = new TeamService({
+      db: storage.db, redis, prefix: config.queuePrefix, clock, mailer: invitationMail, invitationTtlMs: config.invitationTtlMs,
+      getAccount: (id) => keys.getAccount(id),
+    });
+    const sso = new SsoService({
+      db: storage.db, redis, prefix: config.queuePrefix, clock, publicUrl: config.publicUrl,
+      getAccount: (id) => keys.getAccount(id), memberForSignIn: (accountId, email) => teams.memberForSignIn(accountId, email),
+    });
     const mcp = new McpEndpoint();
     // Every route reaches storage, Redis and the queues through these, and only through these.
     const search = new SearchService({
@@ -211,6 +231,10 @@ export async function startService(config: Config, role: Role, logger: Logger, o
       cache: new CacheService(resultCache, clock),
       keys,
       keyUsage: new KeyUsageService(keys, usageMeter),
+      teams,
+      sso,
+      sessions,
+      publicUrl: config.publicUrl,
       health,
       usage: new UsageReportService(storage.db, keys, usageMeter, clock),
       audit: new AuditService(storage.db, clock, config.audit.retentionDays),
@@ -235,9 +259,8 @@ export async function startService(config: Config, role: Role, logger: Logger, o
       redis,
       auditCapture,
       live,
-      authenticator: createAuthenticator({
-        db: storage.db, cache: keyCache, clock, plans: config.plans, masterKeyHash: master.hash, masterRateLimitPerMinute: config.rateLimitPerMinute,
-      }),
+      authenticator,
+      sessions,
       usageMeter,
       usageRecorder,
       clock,
@@ -247,6 +270,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
     mcp.attach(handler);
     http = await listen(config, handler);
     closeApi = async () => {
+      invitationMail?.close();
       await Promise.all([auditCapture?.close(), usageRecorder.close(), keyCache.close(), resultCache.close().then(() => near?.close())]);
       await Promise.all(WAITED_QUEUE_NAMES.map((name) => queueEvents[name].close()));
     };

@@ -294,7 +294,7 @@ describe('API keys', () => {
     expect(response.status).to.equal(200);
     expect(response.json.data).to.deep.equal({
       key_id: id, type: 'scoped', mode: 'test', account_id: pro, plan: 'pro', permissions: ['search'],
-      rate_limit: 1000, daily_limit: 100, monthly_limit: null,
+      rate_limit: 1000, daily_limit: 100, monthly_limit: null, member: null,
     });
     expect((await call(service.url, '/v1/auth/whoami')).json.data).to.include({ key_id: 'master', type: 'master', plan: 'operator' });
     expect((await call(service.url, '/v1/auth/whoami', { key: null })).status).to.equal(401);

@@ -27,7 +27,8 @@ describe('input at the edge', function () {
 
   describe('nesting depth', () => {
     it(`refuses a body nested deeper than ${MAX_JSON_DEPTH} levels on every route that takes one, naming the limit`, async () => {
-      const withBody = ROUTES.filter((route) => route.body !== undefined || route.bodyEnvelope !== undefined);
+      // A route that takes an HTML form (the SAML assertion consumer) answers JSON with 415 (test/sso.test.ts).
+      const withBody = ROUTES.filter((route) => (route.body !== undefined || route.bodyEnvelope !== undefined) && route.form !== true);
       expect(withBody.length).to.be.at.least(15);
       for (const route of withBody) {
         const path = route.path.replace(/\{[^}]+\}/g, 'x_1');

@@ -9,7 +9,7 @@ import { decodeIdSet, decodePostings } from '../src/index/postings-codec.js';
 const BASE = process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test';
 const DATABASE = 'sev_migrations_test';
 const ALL_TABLES = [
-  'accounts', 'alert_evaluations', 'alert_events', 'alert_state', 'alerts', 'api_key_secrets', 'api_keys', 'audit_error_facets_daily', 'audit_error_hours_daily', 'audit_errors_hourly', 'audit_hourly', 'audit_ips_daily', 'audit_ips_deployment_daily', 'audit_ips_hourly', 'audit_totals_daily', 'audit_totals_hourly', 'crawl_pages', 'crawls', 'dashboards', 'extractions', 'index_documents', 'index_passages', 'index_segment_postings', 'index_segments', 'index_stats', 'index_terms', 'key_usage_daily', 'notification_deliveries', 'request_log', 'service_settings', 'usage_monthly',
+  'accounts', 'alert_evaluations', 'alert_events', 'alert_state', 'alerts', 'api_key_secrets', 'api_keys', 'audit_error_facets_daily', 'audit_error_hours_daily', 'audit_errors_hourly', 'audit_hourly', 'audit_ips_daily', 'audit_ips_deployment_daily', 'audit_ips_hourly', 'audit_totals_daily', 'audit_totals_hourly', 'crawl_pages', 'crawls', 'dashboards', 'extractions', 'index_documents', 'index_passages', 'index_segment_postings', 'index_segments', 'index_stats', 'index_terms', 'key_usage_daily', 'notification_deliveries', 'request_log', 'service_settings', 'sso_configs', 'team_invitations', 'team_members', 'teams', 'usage_monthly',
 ];
 
 async function tables(storage: Storage): Promise<string[]> {

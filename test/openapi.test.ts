@@ -50,17 +50,18 @@ describe('openapi', () => {
     expect(() => JSON.stringify(doc)).not.to.throw();
   });
 
-  it('declares bearer and X-API-Key authentication, required by default', () => {
+  it('declares bearer and X-API-Key authentication, required by default, and the console session cookie', () => {
     const doc = build();
     expect(doc.components.securitySchemes.bearerAuth).to.include({ type: 'http', scheme: 'bearer' });
     expect(doc.components.securitySchemes.apiKeyAuth).to.include({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
+    expect(doc.components.securitySchemes.sessionCookie).to.include({ type: 'apiKey', in: 'cookie', name: 'sev_session' });
     expect(doc.security).to.deep.equal([{ bearerAuth: [] }, { apiKeyAuth: [] }]);
   });
 
   it('marks public routes with an empty security list and scoped ones with their scope', () => {
     const doc = build();
     expect(doc.paths['/v1/health'].get.security).to.deep.equal([]);
-    expect(doc.paths['/v1/search'].post.security).to.deep.equal([{ bearerAuth: ['search'] }, { apiKeyAuth: ['search'] }]);
+    expect(doc.paths['/v1/search'].post.security).to.deep.equal([{ bearerAuth: ['search'] }, { apiKeyAuth: ['search'] }, { sessionCookie: ['search'] }]);
   });
 
   it('turns Koa path parameters into OpenAPI ones', () => {
@@ -137,6 +138,22 @@ describe('openapi', () => {
     expect(error400.description).to.include('QUERY_TOO_LONG').and.include('INVALID_PARAMETER');
     expect(error400.content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/error.envelope' });
     expect(doc.components.responses.Error429.headers).to.have.property('Retry-After');
+  });
+
+  it('documents an HTML form body, a redirect and failures particular to a route', () => {
+    const doc = build([
+      ...ROUTES,
+      { method: 'GET', path: '/v1/sso/:account_id/login', summary: 'Sign in', tag: 'SSO', redirect: true },
+      { method: 'POST', path: '/v1/sso/:account_id/acs', summary: 'ACS', tag: 'SSO', form: true, body: 'sso-acs.request', media: ['text/html'], failures: [401] },
+    ]);
+    const login = doc.paths['/v1/sso/{account_id}/login'].get;
+    expect(login.responses).not.to.have.property('200');
+    expect(login.responses['302'].headers).to.have.property('Location');
+    const acs = doc.paths['/v1/sso/{account_id}/acs'].post;
+    expect(Object.keys(acs.requestBody.content)).to.deep.equal(['application/x-www-form-urlencoded']);
+    expect(Object.keys(acs.responses['200'].content)).to.deep.equal(['text/html']);
+    expect(acs.responses).to.have.property('401');
+    expect(acs.security).to.deep.equal([]);
   });
 
   it('documents the compatibility routes under their own tags, in their vendors\' shapes', () => {

@@ -22,7 +22,8 @@ describe('GET /v1/openapi.json', () => {
   });
 
   it('answers every documented public route without a key', async () => {
-    for (const route of ROUTES.filter((r) => !r.scope && r.method === 'GET')) {
+    // Routes with path parameters (an account's SSO metadata and sign-in) are tried in their own tests.
+    for (const route of ROUTES.filter((r) => !r.scope && r.method === 'GET' && !r.path.includes(':'))) {
       const res = await fetch(`${service.url}${route.path}`);
       expect(res.status, route.path).to.equal(200);
     }

@@ -10,10 +10,17 @@ import type { KeyLookupCache } from './key-cache.js';
 import { monthlyLimit, type Plan, type Plans } from './plans.js';
 import { operatorPrincipal, SCOPES, type Permission, type Principal } from './principal.js';
 import type { Mode } from '../mode.js';
+import type { MemberGrant } from './member.js';
+import { memberKeyPermissions, memberPermissions, readOnlyScopes } from './roles.js';
 
 export interface Authenticator {
   /** The principal behind a presented secret, or the 401/403 error that refuses it. */
   authenticate(secret: string, clientIp: string): Promise<Principal>;
+  /**
+   * The same, from the SHA-256 of a secret that was checked once already: a console session
+   * signed in with a key keeps only the hash, and every request judges the key again.
+   */
+  authenticateHash(hash: string, clientIp: string): Promise<Principal>;
 }
 
 export interface AuthenticatorDeps {
@@ -38,6 +45,37 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
   // until the key or its account changes, and plans are fixed for the process' life.
   const principals = new WeakMap<SecretMatch, Principal>();
 
+  const byHash = async (hash: string, clientIp: string): Promise<Principal> => {
+    const match = await deps.cache.lookup(hash, () => findKeyBySecretHash(deps.db, hash));
+    if (!match) throw new ApiError('INVALID_API_KEY', { reason: 'api_key_not_found' }, 'No such API key.');
+    const { key, account, secretExpiresAt } = match;
+    const now = deps.clock.now();
+    // A key that exists but is refused is filed under its account in the audit log.
+    const owner = { id: key.id, accountId: key.accountId, mode: key.mode };
+    if (key.revokedAt && key.revokedAt <= now) {
+      throw new KeyRefusal(owner, 'INVALID_API_KEY', { reason: 'api_key_revoked', revoked_at: key.revokedAt.toISOString() }, 'The API key has been revoked.');
+    }
+    if (key.expiresAt && key.expiresAt <= now) {
+      throw new KeyRefusal(owner, 'EXPIRED_API_KEY', { reason: 'api_key_expired', expired_at: key.expiresAt.toISOString() });
+    }
+    if (secretExpiresAt && secretExpiresAt <= now) {
+      throw new KeyRefusal(owner, 'EXPIRED_API_KEY', { reason: 'api_key_expired', expired_at: secretExpiresAt.toISOString() }, 'This key was rotated and its 24-hour grace period is over; use the new key.');
+    }
+    if (key.ipAllowlist && !inRanges(clientIp, parseRanges(key.ipAllowlist))) {
+      throw new KeyRefusal(owner, 'IP_NOT_ALLOWED', { client_ip: clientIp });
+    }
+    // Removing a member revokes its keys; a key whose member is gone all the same is refused alike.
+    if (key.memberId !== null && match.member === null) {
+      throw new KeyRefusal(owner, 'INVALID_API_KEY', { reason: 'api_key_revoked' }, 'The team member this key belonged to was removed.');
+    }
+    let principal = principals.get(match);
+    if (!principal) {
+      principal = principalOf(key, deps.plans.get(account.plan), match.member);
+      principals.set(match, principal);
+    }
+    return principal;
+  };
+
   return {
     async authenticate(secret, clientIp) {
       const hash = hashKey(secret);
@@ -46,30 +84,11 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
       if (kind === undefined || kind === 'master') {
         throw new ApiError('INVALID_API_KEY', { reason: 'invalid_api_key' }, 'The API key is malformed: it is not a sev_live_ or sev_test_ key with a valid checksum.');
       }
-      const match = await deps.cache.lookup(hash, () => findKeyBySecretHash(deps.db, hash));
-      if (!match) throw new ApiError('INVALID_API_KEY', { reason: 'api_key_not_found' }, 'No such API key.');
-      const { key, account, secretExpiresAt } = match;
-      const now = deps.clock.now();
-      // A key that exists but is refused is filed under its account in the audit log.
-      const owner = { id: key.id, accountId: key.accountId, mode: key.mode };
-      if (key.revokedAt && key.revokedAt <= now) {
-        throw new KeyRefusal(owner, 'INVALID_API_KEY', { reason: 'api_key_revoked', revoked_at: key.revokedAt.toISOString() }, 'The API key has been revoked.');
-      }
-      if (key.expiresAt && key.expiresAt <= now) {
-        throw new KeyRefusal(owner, 'EXPIRED_API_KEY', { reason: 'api_key_expired', expired_at: key.expiresAt.toISOString() });
-      }
-      if (secretExpiresAt && secretExpiresAt <= now) {
-        throw new KeyRefusal(owner, 'EXPIRED_API_KEY', { reason: 'api_key_expired', expired_at: secretExpiresAt.toISOString() }, 'This key was rotated and its 24-hour grace period is over; use the new key.');
-      }
-      if (key.ipAllowlist && !inRanges(clientIp, parseRanges(key.ipAllowlist))) {
-        throw new KeyRefusal(owner, 'IP_NOT_ALLOWED', { client_ip: clientIp });
-      }
-      let principal = principals.get(match);
-      if (!principal) {
-        principal = principalOf(key, deps.plans.get(account.plan));
-        principals.set(match, principal);
-      }
-      return principal;
+      return byHash(hash, clientIp);
+    },
+    async authenticateHash(hash, clientIp) {
+      if (hashesEqual(hash, deps.masterKeyHash)) return master;
+      return byHash(hash, clientIp);
     },
   };
 }
@@ -108,15 +127,43 @@ export function keyLimits(key: Pick<KeyRecord, 'rateLimit' | 'dailyLimit' | 'mod
   };
 }
 
-function principalOf(key: KeyRecord, plan: Plan): Principal {
+function principalOf(key: KeyRecord, plan: Plan, member: MemberGrant | null): Principal {
+  const permissions = effectivePermissions(key);
   return {
     id: key.id,
     kind: 'key',
     keyType: key.type,
     accountId: key.accountId,
     mode: key.mode,
-    permissions: new Set(effectivePermissions(key)),
+    permissions: new Set(member ? memberKeyPermissions(permissions, member) : permissions),
     plan: plan.name,
     ...keyLimits(key, plan),
+    ...(member ? memberFields(member) : {}),
+  };
+}
+
+function memberFields(member: MemberGrant): Pick<Principal, 'member' | 'readOnly'> {
+  const readOnly = readOnlyScopes(member.role);
+  return { member: { id: member.id, teamId: member.teamId, email: member.email, role: member.role }, ...(readOnly ? { readOnly } : {}) };
+}
+
+/**
+ * A member acting without a key (a console session after SSO or an invitation): its role's
+ * permissions within its team's scopes, the plan's limits, live mode. Its requests are counted
+ * under the member's id as a key's are under the key's.
+ */
+export function memberPrincipal(member: MemberGrant, plan: Plan): Principal {
+  return {
+    id: member.id,
+    kind: 'member',
+    keyType: 'member',
+    accountId: member.accountId,
+    mode: 'live',
+    permissions: memberPermissions(member),
+    plan: plan.name,
+    rateLimitPerMinute: plan.rate_limit_per_minute,
+    dailyLimit: plan.daily_limit_per_key,
+    monthlyLimit: monthlyLimit(plan, 'live'),
+    ...memberFields(member),
   };
 }

@@ -7,11 +7,13 @@ import { ApiError } from '../errors/catalogue.js';
 import { generateKey, keyHint, randomId } from './key-format.js';
 import { hashKey } from './key-hash.js';
 import { publishInvalidation } from './key-cache.js';
-import { findAccount, findAccounts, findKey, insertAccountIfAbsent, insertKey, listAccounts, listKeys, previousSecretsEnds, replaceSecret, setRevokedAt, updateAccount, type Account, type KeyFilter, type KeyRecord, type KeyType } from './keys.repository.js';
+import { findAccount, findAccounts, findKey, findMemberGrant, insertAccountIfAbsent, insertKey, listAccounts, listKeys, previousSecretsEnds, replaceSecret, setRevokedAt, updateAccount, type Account, type KeyFilter, type KeyRecord, type KeyType } from './keys.repository.js';
 import type { Mode } from '../mode.js';
 import { keyStatus, keyView } from './key-view.js';
 import type { Feature, Plans } from './plans.js';
 import { operatorOnly, SCOPES, type Permission, type Principal } from './principal.js';
+import type { MemberGrant } from './member.js';
+import { grantableTo } from './roles.js';
 
 export const DEFAULT_ACCOUNT_ID = 'acct_default';
 /** How long a rotated-out secret keeps working (section 3.1). */
@@ -27,9 +29,11 @@ export interface KeyInput {
   description?: string;
   account_id?: string;
   mode?: Mode;
+  /** The team member the key is for; a developer's keys are always its own. */
+  member_id?: string;
 }
 
-export interface ServiceAccountInput extends Omit<KeyInput, 'type'> {
+export interface ServiceAccountInput extends Omit<KeyInput, 'type' | 'member_id'> {
   environment: string;
   ip_allowlist?: string[];
 }
@@ -52,8 +56,9 @@ export interface IssuedKey {
 /**
  * Accounts, keys and service accounts: the rules of sections 3.1 and 5, shared by the HTTP
  * routes and the `keys` command line. `actor` is who asks: the operator (master key) may act on
- * any account; a key with the admin permission only on its own account, and a sandbox admin
- * only on sandbox keys. Keys outside the actor's reach answer 404, as if they did not exist.
+ * any account; a key with the admin permission (an account key, or an admin member's) only on
+ * its own account, and a sandbox admin only on sandbox keys; a developer (own_keys) only on its
+ * own keys. Keys outside the actor's reach answer 404, as if they did not exist.
  * Every change that could leave a cached key lookup stale is published to all API processes.
  */
 export class KeyService {
@@ -124,7 +129,11 @@ export class KeyService {
     if (actor.permissions.has('operator')) return listKeys(this.db, filter);
     if (filter.accountId !== undefined && filter.accountId !== actor.accountId) throw operatorOnly(actor);
     if (actor.mode === 'test' && filter.mode === 'live') return [];
-    return listKeys(this.db, { ...filter, accountId: actor.accountId!, ...(actor.mode === 'test' ? { mode: 'test' } : {}) });
+    const own = ownKeysOnly(actor);
+    if (own !== undefined && filter.memberId !== undefined && filter.memberId !== own) return [];
+    return listKeys(this.db, {
+      ...filter, accountId: actor.accountId!, ...(actor.mode === 'test' ? { mode: 'test' } : {}), ...(own !== undefined ? { memberId: own } : {}),
+    });
   }
 
   async getKey(actor: Principal, id: string): Promise<KeyRecord> {
@@ -172,8 +181,12 @@ export class KeyService {
 
   private async issue(actor: Principal, input: KeyInput, kind: KeyKindInput): Promise<IssuedKey> {
     const { type, permissions, feature } = kind;
-    const accountId = input.account_id ?? actor.accountId ?? DEFAULT_ACCOUNT_ID;
+    const member = await this.keyMember(actor, input.member_id);
+    // A member's key belongs to the member's account, which the master key need not name.
+    const accountId = input.account_id ?? member?.accountId ?? actor.accountId ?? DEFAULT_ACCOUNT_ID;
     if (!actor.permissions.has('operator') && accountId !== actor.accountId) throw operatorOnly(actor);
+    if (member && member.accountId !== accountId) throw notFound('member', member.id);
+    if (member) assertGrantable(actor, member, permissions);
     const mode: Mode = input.mode ?? actor.mode;
     if (actor.mode === 'test' && mode === 'live') {
       throw new ApiError('INSUFFICIENT_PERMISSIONS', { required_permission: 'admin:live', current_plan: actor.plan }, 'A sandbox key can only create sandbox keys.');
@@ -213,13 +226,33 @@ export class KeyService {
       keyHint: keyHint(secret),
       createdAt: now,
       lastUsedAt: null,
+      memberId: member?.id ?? null,
     };
     await insertKey(this.db, record, hashKey(secret));
     return { record, secret };
   }
 
+  /**
+   * The member a new key is for: the one named (in the key's account), or for a developer always
+   * itself (naming another member is refused; a developer manages its own keys only).
+   */
+  private async keyMember(actor: Principal, memberId: string | undefined): Promise<MemberGrant | undefined> {
+    const own = ownKeysOnly(actor);
+    if (own !== undefined && memberId !== undefined && memberId !== own) {
+      throw new ApiError('INSUFFICIENT_PERMISSIONS', { required_permission: 'admin:keys', current_plan: actor.plan }, 'A developer creates keys for itself only.');
+    }
+    const id = own ?? memberId;
+    if (id === undefined) return undefined;
+    const member = /^[!-~]{1,40}$/.test(id) ? await findMemberGrant(this.db, id) : undefined;
+    // A member of another account is no member, for a caller that is not the operator.
+    if (!member || (!actor.permissions.has('operator') && member.accountId !== actor.accountId)) throw notFound('member', id);
+    return member;
+  }
+
   private reaches(actor: Principal, key: KeyRecord): boolean {
     if (actor.permissions.has('operator')) return true;
+    const own = ownKeysOnly(actor);
+    if (own !== undefined && key.memberId !== own) return false;
     return key.accountId === actor.accountId && (actor.mode === 'live' || key.mode === 'test');
   }
 
@@ -230,6 +263,25 @@ export class KeyService {
 
   private assertPlan(plan: string): void {
     if (!this.plans.has(plan)) throw invalid('plan', `must be one of ${this.plans.list.map((p) => p.name).join(', ')}`, plan);
+  }
+}
+
+/** The member whose keys alone the actor manages (a developer), or undefined when its reach is the account's. */
+function ownKeysOnly(actor: Principal): string | undefined {
+  if (actor.permissions.has('admin') || actor.permissions.has('operator')) return undefined;
+  return actor.permissions.has('own_keys') ? actor.member?.id : undefined;
+}
+
+/**
+ * A member's key holds at most what the member may: the scopes of its role within its team's
+ * (a standard key's scopes are bounded when it is used), and admin only for a role that manages keys.
+ */
+function assertGrantable(actor: Principal, member: MemberGrant, permissions: readonly string[]): void {
+  const grantable = grantableTo(member);
+  const beyond = permissions.find((p) => !grantable.has(p));
+  if (beyond !== undefined) {
+    throw new ApiError('INSUFFICIENT_PERMISSIONS', { required_permission: `${beyond}:grant`, current_plan: actor.plan },
+      `Member ${member.id} (${member.role}) may not hold ${beyond}: its role or its team's permissions do not allow it.`);
   }
 }
 

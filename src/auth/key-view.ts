@@ -33,6 +33,7 @@ export function keyView(key: KeyRecord, plan: Plan, now: Date, previousKeyExpire
     revoke_at: status === 'active' && key.revokedAt ? key.revokedAt.toISOString() : null,
     revoked_at: status === 'revoked' ? key.revokedAt!.toISOString() : null,
     old_key_expires_at: previousKeyExpiresAt?.toISOString() ?? null,
+    member_id: key.memberId,
     ...(key.type === 'service_account' ? { environment: key.environment, ip_allowlist: key.ipAllowlist ?? [] } : {}),
   };
 }

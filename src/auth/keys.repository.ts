@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { AccountsTable, ApiKeysTable, Database } from '../storage/schema.js';
 import type { Mode } from '../mode.js';
+import type { MemberGrant, Role } from './member.js';
 
 export const KEY_TYPES = ['standard', 'scoped', 'service_account'] as const;
 export type KeyType = (typeof KEY_TYPES)[number];
@@ -29,6 +30,8 @@ export interface KeyRecord {
   keyHint: string;
   createdAt: Date;
   lastUsedAt: Date | null;
+  /** The team member the key belongs to; null for an account key. */
+  memberId: string | null;
 }
 
 /** What a presented secret opens: the key, its account, and when this particular secret ends. */
@@ -36,6 +39,8 @@ export interface SecretMatch {
   key: KeyRecord;
   account: Account;
   secretExpiresAt: Date | null;
+  /** The key's member with its role and team scopes; null for an account key, or when the member is gone. */
+  member: MemberGrant | null;
 }
 
 function toAccount(row: Selectable<AccountsTable>): Account {
@@ -60,6 +65,7 @@ function toKey(row: Selectable<ApiKeysTable>): KeyRecord {
     keyHint: row.key_hint,
     createdAt: row.created_at,
     lastUsedAt: row.last_used_at,
+    memberId: row.member_id,
   };
 }
 
@@ -107,6 +113,7 @@ export async function insertKey(db: Kysely<Database>, key: KeyRecord, secretHash
         key_hint: key.keyHint,
         created_at: key.createdAt,
         last_used_at: null,
+        member_id: key.memberId,
       })
       .execute();
     await trx.insertInto('api_key_secrets').values({ secret_hash: secretHash, key_id: key.id, created_at: key.createdAt, expires_at: null }).execute();
@@ -118,8 +125,12 @@ export async function findKeyBySecretHash(db: Kysely<Database>, secretHash: stri
     .selectFrom('api_key_secrets as s')
     .innerJoin('api_keys as k', 'k.id', 's.key_id')
     .innerJoin('accounts as a', 'a.id', 'k.account_id')
+    // A member's key carries its member's role and team scopes, read with the key in one query.
+    .leftJoin('team_members as m', 'm.id', 'k.member_id')
+    .leftJoin('teams as t', 't.id', 'm.team_id')
     .selectAll('k')
     .select(['s.expires_at as secret_expires_at', 'a.name as account_name', 'a.plan as account_plan', 'a.created_at as account_created_at'])
+    .select(['m.id as m_id', 'm.team_id as m_team_id', 'm.email as m_email', 'm.role as m_role', 't.permissions as t_permissions'])
     .where('s.secret_hash', '=', secretHash)
     .executeTakeFirst();
   if (!row) return undefined;
@@ -127,6 +138,24 @@ export async function findKeyBySecretHash(db: Kysely<Database>, secretHash: stri
     key: toKey(row),
     account: { id: row.account_id, name: row.account_name, plan: row.account_plan, createdAt: row.account_created_at },
     secretExpiresAt: row.secret_expires_at,
+    member: row.m_id === null || row.m_team_id === null || row.t_permissions === null ? null : {
+      id: row.m_id, teamId: row.m_team_id, email: row.m_email!, role: row.m_role as Role, accountId: row.account_id,
+      teamPermissions: JSON.parse(row.t_permissions) as string[],
+    },
+  };
+}
+
+/** A member with its role and its team's scopes, or undefined when there is none. */
+export async function findMemberGrant(db: Kysely<Database>, memberId: string): Promise<MemberGrant | undefined> {
+  const row = await db
+    .selectFrom('team_members as m')
+    .innerJoin('teams as t', 't.id', 'm.team_id')
+    .select(['m.id', 'm.team_id', 'm.account_id', 'm.email', 'm.role', 't.permissions'])
+    .where('m.id', '=', memberId)
+    .executeTakeFirst();
+  return row && {
+    id: row.id, teamId: row.team_id, accountId: row.account_id, email: row.email, role: row.role as Role,
+    teamPermissions: JSON.parse(row.permissions) as string[],
   };
 }
 
@@ -137,6 +166,8 @@ export async function findKey(db: Kysely<Database>, id: string): Promise<KeyReco
 
 export interface KeyFilter {
   accountId?: string;
+  /** Only the keys of this team member. */
+  memberId?: string;
   type?: KeyType;
   mode?: Mode;
   limit: number;
@@ -146,6 +177,7 @@ export interface KeyFilter {
 export async function listKeys(db: Kysely<Database>, filter: KeyFilter): Promise<KeyRecord[]> {
   let query = db.selectFrom('api_keys').selectAll();
   if (filter.accountId !== undefined) query = query.where('account_id', '=', filter.accountId);
+  if (filter.memberId !== undefined) query = query.where('member_id', '=', filter.memberId);
   if (filter.type !== undefined) query = query.where('type', '=', filter.type);
   if (filter.mode !== undefined) query = query.where('mode', '=', filter.mode);
   const rows = await query.orderBy('created_at').orderBy('id').limit(filter.limit).offset(filter.offset).execute();

@@ -1,5 +1,6 @@
 import type { KeyType } from './keys.repository.js';
 import type { Mode } from '../mode.js';
+import type { MemberIdentity } from './member.js';
 import { ApiError } from '../errors/catalogue.js';
 
 /** The scopes of section 5: each guards its endpoints. */
@@ -11,14 +12,19 @@ export type Scope = (typeof SCOPES)[number];
  * `operator` (accounts, plans, any account's keys) belongs to the master key alone.
  */
 export const GRANTABLE_PERMISSIONS = [...SCOPES, 'admin'] as const;
-export type Permission = (typeof GRANTABLE_PERMISSIONS)[number] | 'operator';
+/**
+ * `own_keys` is a developer's reach in key management: its own keys only (roles.ts). It is never
+ * granted to a key directly; a member's role gives it.
+ */
+export type Permission = (typeof GRANTABLE_PERMISSIONS)[number] | 'operator' | 'own_keys';
 
 /** Who is calling, as established by authentication. */
 export interface Principal {
   /** Stable identifier used for rate limits, usage and audit: the key id (never the secret). */
   id: string;
-  kind: 'master' | 'key';
-  keyType: KeyType | 'master';
+  /** member: a team member signed in to the console (SSO or an invitation), without a key. */
+  kind: 'master' | 'key' | 'member';
+  keyType: KeyType | 'master' | 'member';
   /** The tenant; null for the master key, which stands above accounts. */
   accountId: string | null;
   /** live or test (sandbox): usage, limits, cache and audit are kept apart per mode. */
@@ -30,6 +36,10 @@ export interface Principal {
   dailyLimit: number | null;
   /** Requests per month for the account in this mode; null = no monthly limit. */
   monthlyLimit: number | null;
+  /** The team member acting, when it is one (its key or its console session). */
+  member?: MemberIdentity;
+  /** Scopes held for reading only: their routes answer GET and refuse changes (a researcher's monitor). */
+  readOnly?: ReadonlySet<Scope>;
 }
 
 /** A principal acting within one request: services record both as the origin of the work they start. */

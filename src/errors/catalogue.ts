@@ -33,6 +33,16 @@ export const ERROR_CATALOGUE = {
     message: 'No API key was sent.',
     suggestion: 'Send the key as Authorization: Bearer <key> or as X-API-Key: <key>.',
   },
+  INVALID_SESSION: {
+    status: 401, retryable: false, details: ['reason'],
+    message: 'The console session is unknown, signed out or expired.',
+    suggestion: 'Sign in again (with an API key, or through single sign-on).',
+  },
+  SSO_ASSERTION_INVALID: {
+    status: 401, retryable: false, details: ['reason'],
+    message: 'The identity provider\'s SAML response was refused.',
+    suggestion: 'Sign in again from the identity provider; details.reason says what was wrong with this response.',
+  },
   QUERY_REQUIRED: {
     status: 400, retryable: false, details: ['parameter', 'expected', 'provided'],
     message: 'The query parameter is required.',
@@ -100,6 +110,11 @@ export const ERROR_CATALOGUE = {
     status: 403, retryable: false, details: ['required_permission', 'current_plan', 'upgrade_url'],
     message: 'The API key lacks the permission this request needs.',
   },
+  CSRF_TOKEN_INVALID: {
+    status: 403, retryable: false, details: [],
+    message: 'A change made in a console session must carry the session\'s CSRF token.',
+    suggestion: 'Send the csrf_token of GET /v1/session in the X-CSRF-Token header.',
+  },
   FEATURE_NOT_AVAILABLE: {
     status: 403, retryable: false, details: ['feature', 'required_plan', 'current_plan'],
     message: 'This feature is not available on the current plan.',
@@ -127,6 +142,11 @@ export const ERROR_CATALOGUE = {
     status: 422, retryable: false, details: ['resource', 'limit', 'count'],
     message: 'The caller already has as many of these as it may.',
     suggestion: 'Delete one it no longer needs (or replace one with PUT), then create the new one.',
+  },
+  INVITATION_INVALID: {
+    status: 422, retryable: false, details: ['reason'],
+    message: 'The invitation link is unknown, used already or expired.',
+    suggestion: 'Ask a team admin for a new invitation.',
   },
   KEY_NOT_ACTIVE: {
     status: 422, retryable: false, details: ['key_id', 'status'],

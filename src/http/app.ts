@@ -32,7 +32,8 @@ import { routeInput } from './route-input.js';
  *  6. https guard   client address, scheme and Host; plain HTTP is refused before the body is read
  *  7. route match   404 and 405 before authentication, and the route known to later stages
  *  8. body          JSON only, 10 MB, syntax errors located, at most 64 levels deep, well-formed Unicode
- *  9. authenticate  key → principal; failures counted per client address
+ *  9. authenticate  key (or console session cookie, with its CSRF token on changes) → principal;
+ *                   failures counted per client address
  * 10. rate limit    per key over one minute, shared through Redis, X-RateLimit-* headers (so every
  *                   response to a known key carries them, a 403 included)
  * 11. authorize     the route's permission
@@ -67,7 +68,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(httpsGuard(deps.config.requireHttps, parseRanges(deps.config.trustedProxies)));
   app.use(routeMatch(router, byName));
   for (const middleware of body(deps.config.maxBodyBytes)) app.use(middleware);
-  app.use(authenticate(deps.authenticator, addressLimit));
+  app.use(authenticate(deps.authenticator, deps.sessions, addressLimit));
   app.use(rateLimit(deps.redis, deps.config.queuePrefix));
   app.use(authorize());
   app.use(usage(deps.usageMeter, deps.usageRecorder, deps.clock, deps.metrics.tenants));

@@ -2,6 +2,7 @@ import type { ParameterizedContext } from 'koa';
 import type { Logger } from '../log/logger.js';
 import type { Caller, Principal } from '../auth/principal.js';
 import type { RefusedKey } from '../auth/authenticator.js';
+import type { Session } from '../auth/sessions.js';
 import type { RouteDoc } from './openapi.js';
 
 /** What the middleware chain learns about a request, in the order it learns it. */
@@ -15,6 +16,8 @@ export interface AppState {
   /** The matched route (undefined for 404 and 405). */
   route?: RouteDoc;
   principal?: Principal;
+  /** The console session the request was authenticated with (no key sent), with its cookie's token. */
+  session?: { token: string; session: Session };
   /** A key that was presented and exists but was refused: its account still owns the audit entry. */
   refusedKey?: RefusedKey;
   /** Endpoint-specific audit fields (query_hash, sources_analyzed, ...). */

@@ -13,6 +13,9 @@ import type { LiveMetricsService } from '../monitor/live-metrics.js';
 import type { AlertService } from '../alerts/alert-service.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { KeyService } from '../auth/key-service.js';
+import type { SessionService } from '../auth/session-service.js';
+import type { TeamService } from '../teams/team-service.js';
+import type { SsoService } from '../sso/sso-service.js';
 import type { Clock } from '../clock.js';
 import type { UsageMeter } from '../usage/usage-meter.js';
 import type { UsageRecorder } from '../usage/usage-recorder.js';
@@ -45,6 +48,14 @@ export interface Services {
   cache: CacheService;
   keys: KeyService;
   keyUsage: KeyUsageService;
+  /** /v1/teams: teams, members, invitations. */
+  teams: TeamService;
+  /** /v1/sso: each account's SAML identity provider, and the sign-ins through it. */
+  sso: SsoService;
+  /** /v1/session: console sessions. */
+  sessions: SessionService;
+  /** PUBLIC_URL, or undefined: links and SSO addresses are built from each request's origin. */
+  publicUrl: string | undefined;
   health: HealthMonitor;
   usage: UsageReportService;
   audit: AuditService;
@@ -80,6 +91,8 @@ export interface AppDeps {
   /** Counts every answered request for the live figures this process shares. */
   live: LiveRecorder;
   authenticator: Authenticator;
+  /** Console sessions, the credential of a request that sends no key. */
+  sessions: SessionService;
   usageMeter: UsageMeter;
   usageRecorder: UsageRecorder;
   clock: Clock;

@@ -35,6 +35,14 @@ export interface RouteDoc {
    * whole body, not `data` in the envelope, and its failures are rendered in this format.
    */
   vendor?: VendorErrorFormat;
+  /** A key route a developer passes with own_keys: the key service then limits it to its own keys. */
+  ownKeys?: boolean;
+  /** The body is an HTML form (application/x-www-form-urlencoded), as an identity provider posts it, not JSON. */
+  form?: boolean;
+  /** Answers 302 with Location (a sign-in sent on to the identity provider), not a body. */
+  redirect?: boolean;
+  /** Statuses of failures particular to the route, besides those its shape implies. */
+  failures?: readonly number[];
   /** A body field the key may be sent in, for clients that send it there (Tavily's `api_key`); headers win. */
   keyInBody?: string;
   /**
@@ -91,6 +99,10 @@ export function buildOpenApi(routes: readonly RouteDoc[], version: string): obje
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key>' },
         apiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'For clients that cannot send a bearer token.' },
+        sessionCookie: {
+          type: 'apiKey', in: 'cookie', name: 'sev_session',
+          description: 'A console session (POST /v1/session, SSO, an accepted invitation); changes also need its CSRF token in X-CSRF-Token.',
+        },
       },
     },
   };
@@ -120,20 +132,21 @@ function operation(route: RouteDoc, schemas: Readonly<Record<string, Json>>): Js
     summary: route.summary,
     tags: [route.tag],
     // OpenAPI 3.1 lets non-OAuth requirements list role names: here, the key scope the route needs.
-    security: route.scope ? [{ bearerAuth: [route.scope] }, { apiKeyAuth: [route.scope] }] : [],
-    ...(route.scope ? { description: accessNote(route.scope) } : {}),
+    security: route.scope ? [{ bearerAuth: [route.scope] }, { apiKeyAuth: [route.scope] }, { sessionCookie: [route.scope] }] : [],
+    ...(route.scope ? { description: accessNote(route) } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(route.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: ref(route.body) } } } }
+      ? { requestBody: { required: true, content: { [route.form ? 'application/x-www-form-urlencoded' : 'application/json']: { schema: ref(route.body) } } } }
       : {}),
     responses: {
-      [route.status ?? 200]: {
+      ...(route.redirect ? { 302: { description: 'Redirect.', headers: { Location: { description: 'Where the browser goes next.', schema: { type: 'string' } } } } } : {}),
+      ...(route.redirect ? {} : { [route.status ?? 200]: {
         description: route.status === 201 ? 'Created.' : 'Success.',
         ...(route.scope ? { headers: RATE_LIMIT_HEADERS } : {}),
         content: route.media
           ? Object.fromEntries(route.media.map((type) => [type, { schema: route.mediaSchema ? ref(route.mediaSchema) : { type: 'string' } }]))
           : { 'application/json': { schema: route.vendor && route.response ? ref(route.response) : successEnvelope(route.response ? ref(route.response) : undefined) } },
-      },
+      } }),
       ...(route.vendor
         ? vendorErrorResponses(route.vendor, errorStatuses(route, pathParams.length > 0 || route.notFound === true), ref(route.vendor.schema))
         : Object.fromEntries(
@@ -164,10 +177,14 @@ function vendorErrorResponses(vendor: VendorErrorFormat, nativeStatuses: readonl
   }]));
 }
 
-function accessNote(scope: string): string {
+function accessNote(route: RouteDoc): string {
+  const scope = route.scope!;
   if (scope === 'operator') return 'Requires the master key.';
   if (scope === 'authenticated') return 'Requires any valid API key.';
-  if (scope === 'admin') return 'Requires the master key, or a key with the admin permission (for its own account).';
+  if (scope === 'admin') {
+    return 'Requires the master key, or a key with the admin permission (for its own account), or a team member in the admin role'
+      + `${route.ownKeys ? '; a developer reaches its own keys only' : ''}.`;
+  }
   return `Requires an API key with the ${scope} scope.`;
 }
 
@@ -178,6 +195,7 @@ function errorStatuses(route: RouteDoc, mayBeMissing: boolean): number[] {
   if (route.scope) statuses.push(401, 429);
   if (mayBeMissing) statuses.push(404);
   if (route.body) statuses.push(415, 422);
+  for (const status of route.failures ?? []) if (!statuses.includes(status)) statuses.push(status);
   return statuses.sort((a, b) => a - b);
 }
 

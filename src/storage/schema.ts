@@ -33,6 +33,10 @@ export interface Database {
   alert_state: AlertStateTable;
   alert_events: AlertEventsTable;
   alert_evaluations: AlertEvaluationsTable;
+  teams: TeamsTable;
+  team_members: TeamMembersTable;
+  team_invitations: TeamInvitationsTable;
+  sso_configs: SsoConfigsTable;
 }
 
 export interface ExtractionsTable {
@@ -230,6 +234,8 @@ export interface ApiKeysTable {
   key_hint: string;
   created_at: Date;
   last_used_at: Date | null;
+  /** The team member the key belongs to; null for an account key. */
+  member_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ApiKeySecretsTable {
@@ -468,4 +474,54 @@ export interface AlertEvaluationsTable {
   evaluated_at: Date | null;
   alerts: number;
   took_ms: number;
+}
+
+/** An account's team: its members' keys hold at most its permissions. */
+export interface TeamsTable {
+  id: string;
+  account_id: string;
+  name: string;
+  /** JSON array of scopes. */
+  permissions: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A person in a team, known by e-mail address (lower-cased; one membership per address and account). */
+export interface TeamMembersTable {
+  id: string;
+  team_id: string;
+  account_id: string;
+  email: string;
+  /** admin, developer or researcher. */
+  role: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** An invitation to join a team, by e-mail, with a single-use link whose token only as SHA-256 is kept. */
+export interface TeamInvitationsTable {
+  id: string;
+  team_id: string;
+  account_id: string;
+  email: string;
+  role: string;
+  token_hash: string;
+  invited_by: string;
+  created_at: Date;
+  expires_at: Date;
+  accepted_at: Date | null;
+  member_id: string | null;
+}
+
+/** An account's SAML identity provider. */
+export interface SsoConfigsTable {
+  account_id: string;
+  provider: string;
+  entity_id: string;
+  sso_url: string;
+  /** PEM. */
+  certificate: string;
+  created_at: Date;
+  updated_at: Date;
 }

@@ -584,13 +584,13 @@ export interface paths {
         };
         /**
          * List the API keys the caller manages, with their status
-         * @description Requires the master key, or a key with the admin permission (for its own account).
+         * @description Requires the master key, or a key with the admin permission (for its own account), or a team member in the admin role; a developer reaches its own keys only.
          */
         get: operations["getV1AuthKeys"];
         put?: never;
         /**
          * Create an API key; the secret is in the response once, never again
-         * @description Requires the master key, or a key with the admin permission (for its own account).
+         * @description Requires the master key, or a key with the admin permission (for its own account), or a team member in the admin role; a developer reaches its own keys only.
          */
         post: operations["postV1AuthKeys"];
         delete?: never;
@@ -608,7 +608,7 @@ export interface paths {
         };
         /**
          * Read one API key record (never its secret)
-         * @description Requires the master key, or a key with the admin permission (for its own account).
+         * @description Requires the master key, or a key with the admin permission (for its own account), or a team member in the admin role; a developer reaches its own keys only.
          */
         get: operations["getV1AuthKeysId"];
         put?: never;
@@ -630,7 +630,7 @@ export interface paths {
         put?: never;
         /**
          * Issue a new secret for the key; the old one keeps working for 24 hours
-         * @description Requires the master key, or a key with the admin permission (for its own account).
+         * @description Requires the master key, or a key with the admin permission (for its own account), or a team member in the admin role; a developer reaches its own keys only.
          */
         post: operations["postV1AuthKeysIdRotate"];
         delete?: never;
@@ -650,7 +650,7 @@ export interface paths {
         put?: never;
         /**
          * Revoke the key now, or at revoke_at; every API process refuses it from then on
-         * @description Requires the master key, or a key with the admin permission (for its own account).
+         * @description Requires the master key, or a key with the admin permission (for its own account), or a team member in the admin role; a developer reaches its own keys only.
          */
         post: operations["postV1AuthKeysIdRevoke"];
         delete?: never;
@@ -668,7 +668,7 @@ export interface paths {
         };
         /**
          * A key's requests today and its account's this month, against their limits
-         * @description Requires the master key, or a key with the admin permission (for its own account).
+         * @description Requires the master key, or a key with the admin permission (for its own account), or a team member in the admin role; a developer reaches its own keys only.
          */
         get: operations["getV1AuthKeysIdUsage"];
         put?: never;
@@ -688,16 +688,288 @@ export interface paths {
         };
         /**
          * List the service accounts the caller manages
-         * @description Requires the master key, or a key with the admin permission (for its own account).
+         * @description Requires the master key, or a key with the admin permission (for its own account), or a team member in the admin role.
          */
         get: operations["getV1AuthServiceAccounts"];
         put?: never;
         /**
          * Create a service account (highest plan): a key usable only from its ip_allowlist
-         * @description Requires the master key, or a key with the admin permission (for its own account).
+         * @description Requires the master key, or a key with the admin permission (for its own account), or a team member in the admin role.
          */
         post: operations["postV1AuthServiceAccounts"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's teams, oldest first, with their member counts
+         * @description Requires the master key, or a key with the admin permission (for its own account), or a team member in the admin role.
+         */
+        get: operations["getV1Teams"];
+        put?: never;
+        /**
+         * Create a team; its permissions (scopes) bound what its members' keys may hold
+         * @description Requires the master key, or a key with the admin permission (for its own account), or a team member in the admin role.
+         */
+        post: operations["postV1Teams"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/teams/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one team
+         * @description Requires the master key, or a key with the admin permission (for its own account), or a team member in the admin role.
+         */
+        get: operations["getV1TeamsId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a team with its members (their keys revoked) and its invitations
+         * @description Requires the master key, or a key with the admin permission (for its own account), or a team member in the admin role.
+         */
+        delete: operations["deleteV1TeamsId"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a team or change its permissions (its members' keys follow on their next request)
+         * @description Requires the master key, or a key with the admin permission (for its own account), or a team member in the admin role.
+         */
+        patch: operations["patchV1TeamsId"];
+        trace?: never;
+    };
+    "/v1/teams/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A team's members, oldest first
+         * @description Requires the master key, or a key with the admin permission (for its own account), or a team member in the admin role.
+         */
+        get: operations["getV1TeamsIdMembers"];
+        put?: never;
+        /**
+         * Add a member by e-mail address with a role, without an invitation (people who sign in through SSO)
+         * @description Requires the master key, or a key with the admin permission (for its own account), or a team member in the admin role.
+         */
+        post: operations["postV1TeamsIdMembers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/teams/{id}/members/{member_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one member
+         * @description Requires the master key, or a key with the admin permission (for its own account), or a team member in the admin role.
+         */
+        get: operations["getV1TeamsIdMembersMemberId"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member: its keys are revoked and its console sessions end
+         * @description Requires the master key, or a key with the admin permission (for its own account), or a team member in the admin role.
+         */
+        delete: operations["deleteV1TeamsIdMembersMemberId"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role (its keys and sessions follow on their next request)
+         * @description Requires the master key, or a key with the admin permission (for its own account), or a team member in the admin role.
+         */
+        patch: operations["patchV1TeamsIdMembersMemberId"];
+        trace?: never;
+    };
+    "/v1/teams/{id}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A team's invitations, newest first: pending, accepted or expired
+         * @description Requires the master key, or a key with the admin permission (for its own account), or a team member in the admin role.
+         */
+        get: operations["getV1TeamsIdInvitations"];
+        put?: never;
+        /**
+         * Invite an e-mail address into the team with a role: a single-use link that expires, sent over SMTP
+         * @description Requires the master key, or a key with the admin permission (for its own account), or a team member in the admin role.
+         */
+        post: operations["postV1TeamsIdInvitations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/teams/{id}/invitations/{invitation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw an invitation: its link no longer works
+         * @description Requires the master key, or a key with the admin permission (for its own account), or a team member in the admin role.
+         */
+        delete: operations["deleteV1TeamsIdInvitationsInvitationId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept an invitation with its link's token (no key): the member is created and its console session starts */
+        post: operations["postV1InvitationsAccept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's SAML configuration with the service provider's addresses to give the identity provider
+         * @description Requires the master key, or a key with the admin permission (for its own account), or a team member in the admin role.
+         */
+        get: operations["getV1Sso"];
+        put?: never;
+        /**
+         * Set the account's SAML identity provider (provider, entity_id, sso_url, certificate), replacing any before
+         * @description Requires the master key, or a key with the admin permission (for its own account), or a team member in the admin role.
+         */
+        post: operations["postV1Sso"];
+        /**
+         * Remove the account's SAML configuration: sign-ins through it stop at once
+         * @description Requires the master key, or a key with the admin permission (for its own account), or a team member in the admin role.
+         */
+        delete: operations["deleteV1Sso"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sso/{account_id}/metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The service provider's SAML metadata for the account's identity provider (no authentication) */
+        get: operations["getV1SsoAccountIdMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sso/{account_id}/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** SP-initiated sign-in: redirects the browser to the identity provider with an AuthnRequest (no authentication) */
+        get: operations["getV1SsoAccountIdLogin"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sso/{account_id}/acs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Assertion consumer service: checks the identity provider's signed response and starts the member's console session */
+        post: operations["postV1SsoAccountIdAcs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The console session of the cookie: who it is, its permissions, its expiry and CSRF token
+         * @description Requires any valid API key.
+         */
+        get: operations["getV1Session"];
+        put?: never;
+        /**
+         * Sign in to the console with the API key this request carries: a session cookie, and the CSRF token for changes
+         * @description Requires any valid API key.
+         */
+        post: operations["postV1Session"];
+        /**
+         * Sign out: the session ends and its cookie is cleared
+         * @description Requires any valid API key.
+         */
+        delete: operations["deleteV1Session"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1697,6 +1969,8 @@ export interface components {
         "auth-key-list.query": {
             /** @description Only keys of this account (master key only). */
             account_id?: string;
+            /** @description Only keys of this team member. */
+            member_id?: string;
             /**
              * @description Only keys of this type.
              * @enum {string}
@@ -1783,7 +2057,7 @@ export interface components {
         };
         /**
          * API key request
-         * @description Body of POST /v1/auth/keys (master key, or a key with the admin permission for its own account). A scoped key must list its permissions.
+         * @description Body of POST /v1/auth/keys (master key, a key with the admin permission or an admin member for its own account, a developer for itself). A scoped key must list its permissions.
          */
         "auth-key.request": {
             /** @description Name of the key, for your own reference. */
@@ -1814,6 +2088,8 @@ export interface components {
              * @enum {string}
              */
             mode?: "live" | "test";
+            /** @description The team member the key is for (mem_…): it holds at most what the member's role and team allow, and is revoked when the member is removed. A developer's keys are always its own. */
+            member_id?: string;
         };
         /**
          * API key
@@ -1889,6 +2165,8 @@ export interface components {
             environment?: string | null;
             /** @description Service accounts: address ranges they may be used from (empty: any). */
             ip_allowlist?: string[];
+            /** @description The team member the key belongs to; null for an account key. */
+            member_id?: string | null;
         };
         /**
          * Cache clear request
@@ -4188,6 +4466,175 @@ export interface components {
             };
         };
         /**
+         * Invitation acceptance
+         * @description Body of POST /v1/invitations/accept.
+         */
+        "invitation-accept.request": {
+            /** @description The token of the invitation link (after #token= in the link). */
+            token: string;
+        };
+        /**
+         * Invitation withdrawn
+         * @description Answer of DELETE /v1/teams/{id}/invitations/{invitation_id}.
+         */
+        "invitation-delete.response": {
+            /** @description The invitation withdrawn. */
+            invitation_id: string;
+            /**
+             * @description Always true.
+             * @constant
+             */
+            deleted: true;
+        };
+        /**
+         * Invitation list
+         * @description A team's invitations.
+         */
+        "invitation-list.response": {
+            /** @description The team. */
+            team_id: string;
+            /** @description The invitations, newest first. */
+            items: components["schemas"]["invitation.response"][];
+            /** @description Records matching, over every page. */
+            total: number;
+            /** @description Page size used. */
+            limit: number;
+            /** @description Records skipped. */
+            offset: number;
+        };
+        /**
+         * Invitation
+         * @description An invitation into a team. Its link (with the token) was sent by e-mail and is in no response.
+         */
+        "invitation.response": {
+            /** @description Invitation identifier (inv_…). */
+            id: string;
+            /** @description The team it invites into. */
+            team_id: string;
+            /** @description The team's account. */
+            account_id: string;
+            /** @description The address invited, lower-cased. */
+            email: string;
+            /**
+             * @description The role the member will have.
+             * @enum {string}
+             */
+            role: "admin" | "developer" | "researcher";
+            /**
+             * @description pending (the link works), accepted or expired.
+             * @enum {string}
+             */
+            status: "pending" | "accepted" | "expired";
+            /** @description Who sent it: a key id, a member id, or master. */
+            invited_by: string;
+            /**
+             * Format: date-time
+             * @description When it was sent.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When its link stops working.
+             */
+            expires_at: string;
+            /**
+             * Format: date-time
+             * @description When it was accepted; null before.
+             */
+            accepted_at: string | null;
+            /** @description The member it made; null before. */
+            member_id: string | null;
+        };
+        /**
+         * Member removed
+         * @description Answer of DELETE /v1/teams/{id}/members/{member_id}.
+         */
+        "member-delete.response": {
+            /** @description The member removed. */
+            member_id: string;
+            /** @description Its team. */
+            team_id: string;
+            /**
+             * @description Always true.
+             * @constant
+             */
+            deleted: true;
+            /** @description The member's keys revoked with it. */
+            keys_revoked: number;
+        };
+        /**
+         * Member list
+         * @description A team's members.
+         */
+        "member-list.response": {
+            /** @description The team. */
+            team_id: string;
+            /** @description The members, oldest first. */
+            items: components["schemas"]["member.response"][];
+            /** @description Records matching, over every page. */
+            total: number;
+            /** @description Page size used. */
+            limit: number;
+            /** @description Records skipped. */
+            offset: number;
+        };
+        /**
+         * Member update
+         * @description Body of PATCH /v1/teams/{id}/members/{member_id}.
+         */
+        "member-update.request": {
+            /**
+             * @description admin: everything in the account, keys of others included; developer: its own keys, every scope the plan and team allow; researcher: the core operations and read-only monitoring, no key management.
+             * @enum {string}
+             */
+            role: "admin" | "developer" | "researcher";
+        };
+        /**
+         * Member request
+         * @description Body of POST /v1/teams/{id}/members and POST /v1/teams/{id}/invitations.
+         */
+        "member.request": {
+            /**
+             * Format: email
+             * @description The person's e-mail address (compared without regard to case).
+             */
+            email: string;
+            /**
+             * @description admin: everything in the account, keys of others included; developer: its own keys, every scope the plan and team allow; researcher: the core operations and read-only monitoring, no key management.
+             * @enum {string}
+             */
+            role: "admin" | "developer" | "researcher";
+        };
+        /**
+         * Team member
+         * @description A member of a team.
+         */
+        "member.response": {
+            /** @description Member identifier (mem_…): a key's member_id. */
+            id: string;
+            /** @description The member's team. */
+            team_id: string;
+            /** @description The team's account. */
+            account_id: string;
+            /** @description The member's e-mail address, lower-cased. */
+            email: string;
+            /**
+             * @description admin, developer or researcher.
+             * @enum {string}
+             */
+            role: "admin" | "developer" | "researcher";
+            /**
+             * Format: date-time
+             * @description When the member joined.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the member last changed.
+             */
+            updated_at: string;
+        };
+        /**
          * Live metrics query parameters
          * @description Query string of GET /v1/metrics/live. The specification shows no parameters; account_id and mode choose whose requests last_5_minutes and trending count, as on the other monitoring reads.
          */
@@ -4505,6 +4952,167 @@ export interface components {
             mode?: "live" | "test";
         };
         /**
+         * Signed out
+         * @description Answer of DELETE /v1/session.
+         */
+        "session-delete.response": {
+            /**
+             * @description Always true.
+             * @constant
+             */
+            signed_out: true;
+        };
+        /**
+         * Console session
+         * @description A console session: the cookie sev_session carries it (HttpOnly, SameSite=Strict, Secure over HTTPS).
+         */
+        "session.response": {
+            /**
+             * @description member (a team member without a key: SSO or an invitation) or key (signed in with an API key).
+             * @enum {string}
+             */
+            kind: "member" | "key";
+            /**
+             * @description How the session began: sso, invitation or api_key.
+             * @enum {string}
+             */
+            via: "sso" | "invitation" | "api_key";
+            /** @description The account; null for the master key. */
+            account_id: string | null;
+            /** @description The team member acting; null for an account key or the master key. */
+            member: {
+                /** @description Member identifier. */
+                id: string;
+                /** @description The member's team. */
+                team_id: string;
+                /** @description The member's address. */
+                email: string;
+                /**
+                 * @description admin, developer or researcher.
+                 * @enum {string}
+                 */
+                role: "admin" | "developer" | "researcher";
+            } | null;
+            /** @description The key signed in with (master for the master key); null for a member's session. */
+            key_id: string | null;
+            /** @description What the session may do now. */
+            permissions: string[];
+            /** @description Send it as X-CSRF-Token with every change (any method but GET and HEAD) made in this session. */
+            csrf_token: string;
+            /**
+             * Format: date-time
+             * @description When the session began.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it ends (SESSION_TTL_MINUTES after it began).
+             */
+            expires_at: string;
+        };
+        /**
+         * SAML response
+         * @description The form the browser posts from the identity provider (HTTP-POST binding).
+         */
+        "sso-acs.request": {
+            /** @description The base64 SAML Response. */
+            SAMLResponse: string;
+            /** @description What the sign-in was sent with: the path to land on. */
+            RelayState?: string;
+        };
+        /**
+         * SSO removed
+         * @description Answer of DELETE /v1/sso.
+         */
+        "sso-delete.response": {
+            /** @description The account. */
+            account_id: string;
+            /**
+             * @description Always true.
+             * @constant
+             */
+            deleted: true;
+        };
+        /**
+         * SSO sign-in query
+         * @description Query string of GET /v1/sso/{account_id}/login.
+         */
+        "sso-login.query": {
+            /** @description A path on this service to land on after signing in (RelayState); default /console. Anything but a local path is ignored. */
+            return_to?: string;
+        };
+        /**
+         * SSO query
+         * @description Query string of GET and DELETE /v1/sso.
+         */
+        "sso.query": {
+            /** @description Account whose configuration (master key only); default: the caller's account. */
+            account_id?: string;
+        };
+        /**
+         * SSO configuration
+         * @description Body of POST /v1/sso: the account's SAML 2.0 identity provider.
+         */
+        "sso.request": {
+            /** @description Name of the identity provider, for people (okta, azure_ad, google, keycloak, …). */
+            provider: string;
+            /** @description The identity provider's entity ID: the Issuer its assertions must carry. */
+            entity_id: string;
+            /**
+             * Format: uri
+             * @description The identity provider's single sign-on URL (HTTP-Redirect binding), where SP-initiated sign-ins go.
+             */
+            sso_url: string;
+            /** @description The identity provider's signing certificate, PEM or its base64 body: assertions must be signed with its key. */
+            certificate: string;
+            /** @description Account to configure (master key only); default: the caller's account, or the default account for the master key. */
+            account_id?: string;
+        };
+        /**
+         * SSO configuration
+         * @description An account's SAML identity provider, with the service provider's addresses.
+         */
+        "sso.response": {
+            /** @description The account. */
+            account_id: string;
+            /** @description Name of the identity provider. */
+            provider: string;
+            /** @description The identity provider's entity ID. */
+            entity_id: string;
+            /** @description The identity provider's single sign-on URL. */
+            sso_url: string;
+            /** @description The identity provider's signing certificate, PEM. */
+            certificate: string;
+            /** @description SHA-256 fingerprint of the certificate, to compare with the identity provider's console. */
+            certificate_fingerprint: string;
+            /**
+             * Format: date-time
+             * @description When the certificate stops being valid (rotate it before then).
+             */
+            certificate_expires_at: string;
+            /** @description What to give the identity provider. */
+            service_provider: {
+                /** @description The service provider's entity ID: the audience assertions must name. */
+                entity_id: string;
+                /** @description The assertion consumer service (HTTP-POST): the recipient and destination assertions must name. */
+                acs_url: string;
+                /** @description The service provider's metadata. */
+                metadata_url: string;
+                /** @description Where a browser starts an SP-initiated sign-in. */
+                login_url: string;
+            };
+            /**
+             * Format: date-time
+             * @description When it was first configured.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it last changed.
+             */
+            updated_at: string;
+        };
+        /**
          * Page not read
          * @description A URL of a summarize request that could not be read: in metadata.sources_failed of a summary, and in details.failed_sources of INSUFFICIENT_SOURCES when none could be.
          */
@@ -4627,6 +5235,119 @@ export interface components {
                  */
                 abstractive_fallback?: "not_configured" | "timeout" | "aborted" | "error" | "invalid" | "circuit_open" | "too_long";
             };
+        };
+        /**
+         * Team deleted
+         * @description Answer of DELETE /v1/teams/{id}.
+         */
+        "team-delete.response": {
+            /** @description The team deleted. */
+            team_id: string;
+            /**
+             * @description Always true.
+             * @constant
+             */
+            deleted: true;
+            /** @description Members removed with it. */
+            members_removed: number;
+            /** @description Keys of those members revoked. */
+            keys_revoked: number;
+        };
+        /**
+         * Team list query
+         * @description Query string of GET /v1/teams.
+         */
+        "team-list.query": {
+            /** @description Account whose teams (master key only); default: the caller's account. */
+            account_id?: string;
+            /**
+             * @description Records per page.
+             * @default 100
+             */
+            limit?: number;
+            /**
+             * @description Records to skip.
+             * @default 0
+             */
+            offset?: number;
+        };
+        /**
+         * Team list
+         * @description Teams visible to the caller.
+         */
+        "team-list.response": {
+            /** @description The teams, oldest first. */
+            items: components["schemas"]["team.response"][];
+            /** @description Records matching, over every page. */
+            total: number;
+            /** @description Page size used. */
+            limit: number;
+            /** @description Records skipped. */
+            offset: number;
+        };
+        /**
+         * Team page query
+         * @description Query string of a team's member and invitation lists.
+         */
+        "team-page.query": {
+            /**
+             * @description Records per page.
+             * @default 100
+             */
+            limit?: number;
+            /**
+             * @description Records to skip.
+             * @default 0
+             */
+            offset?: number;
+        };
+        /**
+         * Team update
+         * @description Body of PATCH /v1/teams/{id}: the fields to change.
+         */
+        "team-update.request": {
+            /** @description Name of the team. */
+            name?: string;
+            /** @description Scopes the team's members' keys may hold from their next request. */
+            permissions?: ("search" | "extract" | "summarize" | "validate" | "cache" | "monitor" | "index")[];
+        };
+        /**
+         * Team request
+         * @description Body of POST /v1/teams.
+         */
+        "team.request": {
+            /** @description Name of the team. */
+            name: string;
+            /** @description Scopes the team's members' keys may hold (within what each member's role allows); default: every scope. */
+            permissions?: ("search" | "extract" | "summarize" | "validate" | "cache" | "monitor" | "index")[];
+            /** @description Account of the team (master key only); default: the caller's account, or the default account for the master key. */
+            account_id?: string;
+        };
+        /**
+         * Team
+         * @description A team of an account.
+         */
+        "team.response": {
+            /** @description Team identifier (team_…). */
+            id: string;
+            /** @description Account of the team. */
+            account_id: string;
+            /** @description Name of the team. */
+            name: string;
+            /** @description Scopes the members' keys may hold. */
+            permissions: string[];
+            /** @description Members of the team. */
+            member_count: number;
+            /**
+             * Format: date-time
+             * @description When it was created.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it last changed.
+             */
+            updated_at: string;
         };
         /**
          * Usage query parameters
@@ -4932,16 +5653,16 @@ export interface components {
         };
         /**
          * Calling key
-         * @description The key that authenticated this request, with the permissions and limits it works under.
+         * @description The key (or console session) that authenticated this request, with the permissions and limits it works under.
          */
         "whoami.response": {
-            /** @description Key identifier, or master for the master key. */
+            /** @description Key identifier, master for the master key, or the member id in a member's console session. */
             key_id: string;
             /**
-             * @description standard, scoped, service_account or master.
+             * @description standard, scoped, service_account, master, or member (a member's console session).
              * @enum {string}
              */
-            type: "standard" | "scoped" | "service_account" | "master";
+            type: "standard" | "scoped" | "service_account" | "master" | "member";
             /**
              * @description live, or test for a sandbox key.
              * @enum {string}
@@ -4959,6 +5680,20 @@ export interface components {
             daily_limit: number | null;
             /** @description Metered requests per month for the account in this mode; null for none. */
             monthly_limit: number | null;
+            /** @description The team member acting (its key or its session); null otherwise. */
+            member: {
+                /** @description Member identifier. */
+                id: string;
+                /** @description The member's team. */
+                team_id: string;
+                /** @description The member's address. */
+                email: string;
+                /**
+                 * @description admin, developer or researcher.
+                 * @enum {string}
+                 */
+                role: "admin" | "developer" | "researcher";
+            } | null;
         };
     };
     responses: {
@@ -4971,7 +5706,7 @@ export interface components {
                 "application/json": components["schemas"]["error.envelope"];
             };
         };
-        /** @description Error: INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY. */
+        /** @description Error: INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY, INVALID_SESSION, SSO_ASSERTION_INVALID. */
         Error401: {
             headers: {
                 [name: string]: unknown;
@@ -4980,7 +5715,7 @@ export interface components {
                 "application/json": components["schemas"]["error.envelope"];
             };
         };
-        /** @description Error: HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
+        /** @description Error: HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, CSRF_TOKEN_INVALID, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
         Error403: {
             headers: {
                 [name: string]: unknown;
@@ -5025,7 +5760,7 @@ export interface components {
                 "application/json": components["schemas"]["error.envelope"];
             };
         };
-        /** @description Error: RESOURCE_LIMIT_REACHED, KEY_NOT_ACTIVE, NO_RESULTS_FOUND, SEARCH_TIMEOUT, INSUFFICIENT_SOURCES, URL_INVALID, URL_UNREACHABLE, EXTRACTION_FAILED, EXTRACT_TIMEOUT, CLAIM_TOO_VAGUE, VALIDATION_TIMEOUT. */
+        /** @description Error: RESOURCE_LIMIT_REACHED, INVITATION_INVALID, KEY_NOT_ACTIVE, NO_RESULTS_FOUND, SEARCH_TIMEOUT, INSUFFICIENT_SOURCES, URL_INVALID, URL_UNREACHABLE, EXTRACTION_FAILED, EXTRACT_TIMEOUT, CLAIM_TOO_VAGUE, VALIDATION_TIMEOUT. */
         Error422: {
             headers: {
                 [name: string]: unknown;
@@ -6890,6 +7625,8 @@ export interface operations {
             query?: {
                 /** @description Only keys of this account (master key only). */
                 account_id?: string;
+                /** @description Only keys of this team member. */
+                member_id?: string;
                 /** @description Only keys of this type. */
                 type?: "standard" | "scoped" | "service_account";
                 /** @description Only live or only sandbox keys. */
@@ -7293,6 +8030,1118 @@ export interface operations {
             408: components["responses"]["Error408"];
             415: components["responses"]["Error415"];
             422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1Teams: {
+        parameters: {
+            query?: {
+                /** @description Account whose teams (master key only); default: the caller's account. */
+                account_id?: string;
+                /** @description Records per page. */
+                limit?: number;
+                /** @description Records to skip. */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["team-list.response"];
+                        /** @description Identifier of the request. */
+                        request_id?: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postV1Teams: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["team.request"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["team.response"];
+                        /** @description Identifier of the request. */
+                        request_id?: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1TeamsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["team.response"];
+                        /** @description Identifier of the request. */
+                        request_id?: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteV1TeamsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["team-delete.response"];
+                        /** @description Identifier of the request. */
+                        request_id?: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    patchV1TeamsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["team-update.request"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["team.response"];
+                        /** @description Identifier of the request. */
+                        request_id?: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1TeamsIdMembers: {
+        parameters: {
+            query?: {
+                /** @description Records per page. */
+                limit?: number;
+                /** @description Records to skip. */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["member-list.response"];
+                        /** @description Identifier of the request. */
+                        request_id?: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postV1TeamsIdMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["member.request"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["member.response"];
+                        /** @description Identifier of the request. */
+                        request_id?: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1TeamsIdMembersMemberId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the resource. */
+                id: string;
+                /** @description The member_id of the resource. */
+                member_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["member.response"];
+                        /** @description Identifier of the request. */
+                        request_id?: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteV1TeamsIdMembersMemberId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the resource. */
+                id: string;
+                /** @description The member_id of the resource. */
+                member_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["member-delete.response"];
+                        /** @description Identifier of the request. */
+                        request_id?: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    patchV1TeamsIdMembersMemberId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the resource. */
+                id: string;
+                /** @description The member_id of the resource. */
+                member_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["member-update.request"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["member.response"];
+                        /** @description Identifier of the request. */
+                        request_id?: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1TeamsIdInvitations: {
+        parameters: {
+            query?: {
+                /** @description Records per page. */
+                limit?: number;
+                /** @description Records to skip. */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The id of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["invitation-list.response"];
+                        /** @description Identifier of the request. */
+                        request_id?: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postV1TeamsIdInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["member.request"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["invitation.response"];
+                        /** @description Identifier of the request. */
+                        request_id?: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteV1TeamsIdInvitationsInvitationId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the resource. */
+                id: string;
+                /** @description The invitation_id of the resource. */
+                invitation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["invitation-delete.response"];
+                        /** @description Identifier of the request. */
+                        request_id?: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postV1InvitationsAccept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["invitation-accept.request"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["session.response"];
+                        /** @description Identifier of the request. */
+                        request_id?: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1Sso: {
+        parameters: {
+            query?: {
+                /** @description Account whose configuration (master key only); default: the caller's account. */
+                account_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["sso.response"];
+                        /** @description Identifier of the request. */
+                        request_id?: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postV1Sso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["sso.request"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["sso.response"];
+                        /** @description Identifier of the request. */
+                        request_id?: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteV1Sso: {
+        parameters: {
+            query?: {
+                /** @description Account whose configuration (master key only); default: the caller's account. */
+                account_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["sso-delete.response"];
+                        /** @description Identifier of the request. */
+                        request_id?: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1SsoAccountIdMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account_id of the resource. */
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/samlmetadata+xml": string;
+                };
+            };
+            400: components["responses"]["Error400"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1SsoAccountIdLogin: {
+        parameters: {
+            query?: {
+                /** @description A path on this service to land on after signing in (RelayState); default /console. Anything but a local path is ignored. */
+                return_to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The account_id of the resource. */
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Redirect. */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postV1SsoAccountIdAcs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account_id of the resource. */
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["sso-acs.request"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1Session: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["session.response"];
+                        /** @description Identifier of the request. */
+                        request_id?: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postV1Session: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["session.response"];
+                        /** @description Identifier of the request. */
+                        request_id?: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteV1Session: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window resets, Unix seconds. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Length of the window in seconds. */
+                    "X-RateLimit-Window"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["session-delete.response"];
+                        /** @description Identifier of the request. */
+                        request_id?: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             429: components["responses"]["Error429"];
             431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
@@ -7806,7 +9655,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-tavily.error"];
                 };
             };
-            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY. */
+            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY, INVALID_SESSION, SSO_ASSERTION_INVALID. */
             401: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -7817,7 +9666,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-tavily.error"];
                 };
             };
-            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
+            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, CSRF_TOKEN_INVALID, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
             403: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -7850,7 +9699,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-tavily.error"];
                 };
             };
-            /** @description Error in the vendor's format, for RESOURCE_LIMIT_REACHED, KEY_NOT_ACTIVE, NO_RESULTS_FOUND, SEARCH_TIMEOUT, INSUFFICIENT_SOURCES, URL_INVALID, URL_UNREACHABLE, EXTRACTION_FAILED, EXTRACT_TIMEOUT, CLAIM_TOO_VAGUE, VALIDATION_TIMEOUT. */
+            /** @description Error in the vendor's format, for RESOURCE_LIMIT_REACHED, INVITATION_INVALID, KEY_NOT_ACTIVE, NO_RESULTS_FOUND, SEARCH_TIMEOUT, INSUFFICIENT_SOURCES, URL_INVALID, URL_UNREACHABLE, EXTRACTION_FAILED, EXTRACT_TIMEOUT, CLAIM_TOO_VAGUE, VALIDATION_TIMEOUT. */
             422: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -7969,7 +9818,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-tavily.error"];
                 };
             };
-            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY. */
+            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY, INVALID_SESSION, SSO_ASSERTION_INVALID. */
             401: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -7980,7 +9829,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-tavily.error"];
                 };
             };
-            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
+            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, CSRF_TOKEN_INVALID, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
             403: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -8013,7 +9862,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-tavily.error"];
                 };
             };
-            /** @description Error in the vendor's format, for RESOURCE_LIMIT_REACHED, KEY_NOT_ACTIVE, NO_RESULTS_FOUND, SEARCH_TIMEOUT, INSUFFICIENT_SOURCES, URL_INVALID, URL_UNREACHABLE, EXTRACTION_FAILED, EXTRACT_TIMEOUT, CLAIM_TOO_VAGUE, VALIDATION_TIMEOUT. */
+            /** @description Error in the vendor's format, for RESOURCE_LIMIT_REACHED, INVITATION_INVALID, KEY_NOT_ACTIVE, NO_RESULTS_FOUND, SEARCH_TIMEOUT, INSUFFICIENT_SOURCES, URL_INVALID, URL_UNREACHABLE, EXTRACTION_FAILED, EXTRACT_TIMEOUT, CLAIM_TOO_VAGUE, VALIDATION_TIMEOUT. */
             422: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -8132,7 +9981,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-exa.error"];
                 };
             };
-            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY. */
+            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY, INVALID_SESSION, SSO_ASSERTION_INVALID. */
             401: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -8154,7 +10003,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-exa.error"];
                 };
             };
-            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
+            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, CSRF_TOKEN_INVALID, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
             403: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -8187,7 +10036,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-exa.error"];
                 };
             };
-            /** @description Error in the vendor's format, for RESOURCE_LIMIT_REACHED, KEY_NOT_ACTIVE, NO_RESULTS_FOUND, SEARCH_TIMEOUT, INSUFFICIENT_SOURCES, URL_INVALID, URL_UNREACHABLE, EXTRACTION_FAILED, EXTRACT_TIMEOUT, CLAIM_TOO_VAGUE, VALIDATION_TIMEOUT. */
+            /** @description Error in the vendor's format, for RESOURCE_LIMIT_REACHED, INVITATION_INVALID, KEY_NOT_ACTIVE, NO_RESULTS_FOUND, SEARCH_TIMEOUT, INSUFFICIENT_SOURCES, URL_INVALID, URL_UNREACHABLE, EXTRACTION_FAILED, EXTRACT_TIMEOUT, CLAIM_TOO_VAGUE, VALIDATION_TIMEOUT. */
             422: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -8295,7 +10144,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-exa.error"];
                 };
             };
-            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY. */
+            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY, INVALID_SESSION, SSO_ASSERTION_INVALID. */
             401: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -8317,7 +10166,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-exa.error"];
                 };
             };
-            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
+            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, CSRF_TOKEN_INVALID, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
             403: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -8350,7 +10199,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-exa.error"];
                 };
             };
-            /** @description Error in the vendor's format, for RESOURCE_LIMIT_REACHED, KEY_NOT_ACTIVE, NO_RESULTS_FOUND, SEARCH_TIMEOUT, INSUFFICIENT_SOURCES, URL_INVALID, URL_UNREACHABLE, EXTRACTION_FAILED, EXTRACT_TIMEOUT, CLAIM_TOO_VAGUE, VALIDATION_TIMEOUT. */
+            /** @description Error in the vendor's format, for RESOURCE_LIMIT_REACHED, INVITATION_INVALID, KEY_NOT_ACTIVE, NO_RESULTS_FOUND, SEARCH_TIMEOUT, INSUFFICIENT_SOURCES, URL_INVALID, URL_UNREACHABLE, EXTRACTION_FAILED, EXTRACT_TIMEOUT, CLAIM_TOO_VAGUE, VALIDATION_TIMEOUT. */
             422: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -8458,7 +10307,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-firecrawl.error"];
                 };
             };
-            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY. */
+            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY, INVALID_SESSION, SSO_ASSERTION_INVALID. */
             401: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -8480,7 +10329,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-firecrawl.error"];
                 };
             };
-            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
+            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, CSRF_TOKEN_INVALID, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
             403: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -8513,7 +10362,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-firecrawl.error"];
                 };
             };
-            /** @description Error in the vendor's format, for RESOURCE_LIMIT_REACHED, KEY_NOT_ACTIVE, NO_RESULTS_FOUND, SEARCH_TIMEOUT, INSUFFICIENT_SOURCES, URL_INVALID, URL_UNREACHABLE, EXTRACTION_FAILED, CLAIM_TOO_VAGUE, VALIDATION_TIMEOUT. */
+            /** @description Error in the vendor's format, for RESOURCE_LIMIT_REACHED, INVITATION_INVALID, KEY_NOT_ACTIVE, NO_RESULTS_FOUND, SEARCH_TIMEOUT, INSUFFICIENT_SOURCES, URL_INVALID, URL_UNREACHABLE, EXTRACTION_FAILED, CLAIM_TOO_VAGUE, VALIDATION_TIMEOUT. */
             422: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -8621,7 +10470,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-firecrawl.error"];
                 };
             };
-            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY. */
+            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY, INVALID_SESSION, SSO_ASSERTION_INVALID. */
             401: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -8643,7 +10492,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-firecrawl.error"];
                 };
             };
-            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
+            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, CSRF_TOKEN_INVALID, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
             403: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -8676,7 +10525,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-firecrawl.error"];
                 };
             };
-            /** @description Error in the vendor's format, for RESOURCE_LIMIT_REACHED, KEY_NOT_ACTIVE, NO_RESULTS_FOUND, SEARCH_TIMEOUT, INSUFFICIENT_SOURCES, URL_INVALID, URL_UNREACHABLE, EXTRACTION_FAILED, CLAIM_TOO_VAGUE, VALIDATION_TIMEOUT. */
+            /** @description Error in the vendor's format, for RESOURCE_LIMIT_REACHED, INVITATION_INVALID, KEY_NOT_ACTIVE, NO_RESULTS_FOUND, SEARCH_TIMEOUT, INSUFFICIENT_SOURCES, URL_INVALID, URL_UNREACHABLE, EXTRACTION_FAILED, CLAIM_TOO_VAGUE, VALIDATION_TIMEOUT. */
             422: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -8783,7 +10632,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-firecrawl.error"];
                 };
             };
-            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY. */
+            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY, INVALID_SESSION, SSO_ASSERTION_INVALID. */
             401: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -8805,7 +10654,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-firecrawl.error"];
                 };
             };
-            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
+            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, CSRF_TOKEN_INVALID, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
             403: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -8934,7 +10783,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-firecrawl.error"];
                 };
             };
-            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY. */
+            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY, INVALID_SESSION, SSO_ASSERTION_INVALID. */
             401: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -8956,7 +10805,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-firecrawl.error"];
                 };
             };
-            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
+            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, CSRF_TOKEN_INVALID, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
             403: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -9086,7 +10935,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-firecrawl.error"];
                 };
             };
-            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY. */
+            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY, INVALID_SESSION, SSO_ASSERTION_INVALID. */
             401: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -9108,7 +10957,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-firecrawl.error"];
                 };
             };
-            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
+            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, CSRF_TOKEN_INVALID, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
             403: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -9141,7 +10990,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-firecrawl.error"];
                 };
             };
-            /** @description Error in the vendor's format, for RESOURCE_LIMIT_REACHED, KEY_NOT_ACTIVE, NO_RESULTS_FOUND, SEARCH_TIMEOUT, INSUFFICIENT_SOURCES, URL_INVALID, URL_UNREACHABLE, EXTRACTION_FAILED, CLAIM_TOO_VAGUE, VALIDATION_TIMEOUT. */
+            /** @description Error in the vendor's format, for RESOURCE_LIMIT_REACHED, INVITATION_INVALID, KEY_NOT_ACTIVE, NO_RESULTS_FOUND, SEARCH_TIMEOUT, INSUFFICIENT_SOURCES, URL_INVALID, URL_UNREACHABLE, EXTRACTION_FAILED, CLAIM_TOO_VAGUE, VALIDATION_TIMEOUT. */
             422: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -9251,7 +11100,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-firecrawl.error"];
                 };
             };
-            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY. */
+            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY, INVALID_SESSION, SSO_ASSERTION_INVALID. */
             401: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -9273,7 +11122,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-firecrawl.error"];
                 };
             };
-            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
+            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, CSRF_TOKEN_INVALID, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
             403: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -9402,7 +11251,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-firecrawl.error"];
                 };
             };
-            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY. */
+            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY, INVALID_SESSION, SSO_ASSERTION_INVALID. */
             401: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -9424,7 +11273,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-firecrawl.error"];
                 };
             };
-            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
+            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, CSRF_TOKEN_INVALID, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
             403: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -9553,7 +11402,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-firecrawl.error"];
                 };
             };
-            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY. */
+            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY, INVALID_SESSION, SSO_ASSERTION_INVALID. */
             401: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -9575,7 +11424,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-firecrawl.error"];
                 };
             };
-            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
+            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, CSRF_TOKEN_INVALID, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
             403: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -9705,7 +11554,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-firecrawl.error"];
                 };
             };
-            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY. */
+            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY, INVALID_SESSION, SSO_ASSERTION_INVALID. */
             401: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -9727,7 +11576,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-firecrawl.error"];
                 };
             };
-            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
+            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, CSRF_TOKEN_INVALID, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
             403: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -9760,7 +11609,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-firecrawl.error"];
                 };
             };
-            /** @description Error in the vendor's format, for RESOURCE_LIMIT_REACHED, KEY_NOT_ACTIVE, NO_RESULTS_FOUND, SEARCH_TIMEOUT, INSUFFICIENT_SOURCES, URL_INVALID, URL_UNREACHABLE, EXTRACTION_FAILED, CLAIM_TOO_VAGUE, VALIDATION_TIMEOUT. */
+            /** @description Error in the vendor's format, for RESOURCE_LIMIT_REACHED, INVITATION_INVALID, KEY_NOT_ACTIVE, NO_RESULTS_FOUND, SEARCH_TIMEOUT, INSUFFICIENT_SOURCES, URL_INVALID, URL_UNREACHABLE, EXTRACTION_FAILED, CLAIM_TOO_VAGUE, VALIDATION_TIMEOUT. */
             422: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -9868,7 +11717,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-firecrawl.error"];
                 };
             };
-            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY. */
+            /** @description Error in the vendor's format, for INVALID_API_KEY, EXPIRED_API_KEY, MISSING_API_KEY, INVALID_SESSION, SSO_ASSERTION_INVALID. */
             401: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -9890,7 +11739,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-firecrawl.error"];
                 };
             };
-            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
+            /** @description Error in the vendor's format, for HTTPS_REQUIRED, INSUFFICIENT_PERMISSIONS, CSRF_TOKEN_INVALID, FEATURE_NOT_AVAILABLE, IP_NOT_ALLOWED. */
             403: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */
@@ -9923,7 +11772,7 @@ export interface operations {
                     "application/json": components["schemas"]["compat-firecrawl.error"];
                 };
             };
-            /** @description Error in the vendor's format, for RESOURCE_LIMIT_REACHED, KEY_NOT_ACTIVE, NO_RESULTS_FOUND, SEARCH_TIMEOUT, INSUFFICIENT_SOURCES, URL_INVALID, URL_UNREACHABLE, EXTRACTION_FAILED, CLAIM_TOO_VAGUE, VALIDATION_TIMEOUT. */
+            /** @description Error in the vendor's format, for RESOURCE_LIMIT_REACHED, INVITATION_INVALID, KEY_NOT_ACTIVE, NO_RESULTS_FOUND, SEARCH_TIMEOUT, INSUFFICIENT_SOURCES, URL_INVALID, URL_UNREACHABLE, EXTRACTION_FAILED, CLAIM_TOO_VAGUE, VALIDATION_TIMEOUT. */
             422: {
                 headers: {
                     /** @description The catalogued error code (see /docs/errors). */

@@ -1,9 +1,14 @@
 import type { Middleware } from 'koa';
 import { KeyRefusal, type Authenticator } from '../../auth/authenticator.js';
-import type { Permission } from '../../auth/principal.js';
+import type { Permission, Principal, Scope } from '../../auth/principal.js';
+import type { SessionService } from '../../auth/session-service.js';
+import { CSRF_HEADER, csrfMatches, SESSION_COOKIE } from '../../auth/sessions.js';
 import { ApiError } from '../../errors/catalogue.js';
-import type { AppState } from '../context.js';
+import type { AppContext, AppState } from '../context.js';
 import type { AddressLimit } from './address-limit.js';
+
+/** Methods that change nothing: a session's request with another method must carry its CSRF token. */
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD']);
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -35,16 +40,20 @@ function requiredPermission(scope: string, method: string, qualifier: string | u
  * attempts are counted per client address: past AUTH_FAILURES_PER_MINUTE an address gets 429
  * instead of 401 until the minute is over, which caps the database lookups a key-guessing
  * client can cause (valid keys from the same address keep working).
+ *
+ * Without a key, the console's session cookie is the credential (auth/sessions.ts): its session
+ * stands for a key or a team member, and a change made with it (any method but GET and HEAD)
+ * must carry the session's CSRF token in X-CSRF-Token. A key sent in a header wins over a cookie.
  */
-export function authenticate(authenticator: Authenticator, addressLimit: AddressLimit): Middleware<AppState> {
+export function authenticate(authenticator: Authenticator, sessions: SessionService, addressLimit: AddressLimit): Middleware<AppState> {
   return async (ctx, next) => {
     const route = ctx.state.route;
     if (!route?.scope) return next();
     let principal;
     try {
       const secret = presentedKey(ctx.get('Authorization'), ctx.get('X-API-Key')) ?? keyInBody(route.keyInBody, ctx.request.body);
-      if (!secret) throw new ApiError('MISSING_API_KEY');
-      principal = await authenticator.authenticate(secret, ctx.state.clientIp);
+      if (secret) principal = await authenticator.authenticate(secret, ctx.state.clientIp);
+      else principal = await sessionPrincipal(ctx, sessions);
     } catch (error) {
       if (error instanceof KeyRefusal) ctx.state.refusedKey = error.key;
       if (error instanceof ApiError && error.status === 401) {
@@ -66,18 +75,41 @@ export function authenticate(authenticator: Authenticator, addressLimit: Address
   };
 }
 
+/** The principal of the request's session cookie, its CSRF token checked on a change; MISSING_API_KEY without one. */
+async function sessionPrincipal(ctx: AppContext, sessions: SessionService): Promise<Principal> {
+  const token = ctx.cookies.get(SESSION_COOKIE);
+  if (!token) throw new ApiError('MISSING_API_KEY');
+  const { session, principal } = await sessions.authenticate(token, ctx.state.clientIp);
+  if (!SAFE_METHODS.has(ctx.method) && !csrfMatches(session, ctx.get(CSRF_HEADER))) throw new ApiError('CSRF_TOKEN_INVALID');
+  ctx.state.session = { token, session };
+  return principal;
+}
+
 /** The scope of routes open to any valid key. */
 const AUTHENTICATED = 'authenticated';
 
-/** Refuses a principal that lacks the route's permission. */
+/**
+ * Refuses a principal that lacks the route's permission. A developer (own_keys) passes the key
+ * routes marked ownKeys, where the key service limits it to its own keys; a scope held read-only
+ * (a researcher's monitor) passes GET only.
+ */
 export function authorize(): Middleware<AppState> {
   return async (ctx, next) => {
     const { route, principal } = ctx.state;
-    if (route?.scope && route.scope !== AUTHENTICATED && principal && !principal.permissions.has(route.scope as Permission)) {
-      throw new ApiError('INSUFFICIENT_PERMISSIONS', {
-        required_permission: requiredPermission(route.scope, ctx.method, route.permission),
-        current_plan: principal.plan,
-      }, `This key lacks the ${route.scope} permission.`);
+    if (route?.scope && route.scope !== AUTHENTICATED && principal) {
+      const held = principal.permissions.has(route.scope as Permission) || (route.ownKeys === true && principal.permissions.has('own_keys'));
+      if (!held) {
+        throw new ApiError('INSUFFICIENT_PERMISSIONS', {
+          required_permission: requiredPermission(route.scope, ctx.method, route.permission),
+          current_plan: principal.plan,
+        }, `${principal.member ? `A ${principal.member.role} of this team` : 'This key'} lacks the ${route.scope} permission.`);
+      }
+      if (!SAFE_METHODS.has(ctx.method) && principal.readOnly?.has(route.scope as Scope)) {
+        throw new ApiError('INSUFFICIENT_PERMISSIONS', {
+          required_permission: `${route.scope}:write`,
+          current_plan: principal.plan,
+        }, `The ${route.scope} scope is read-only for a ${principal.member?.role ?? 'principal like this one'}.`);
+      }
     }
     await next();
   };

@@ -13,7 +13,8 @@ function megabytes(bytes: number): number {
 }
 
 /**
- * Request bodies: JSON only, at most `maxBytes`. An oversized declared length is refused before
+ * Request bodies: JSON only (an HTML form on the routes that say so: the SAML assertion consumer,
+ * posted by the browser from the identity provider), at most `maxBytes`. An oversized declared length is refused before
  * a byte is read; a chunked body is cut off as soon as it passes the limit, so memory stays
  * bounded. A syntax error names its line and column. A parsed body nested too deep or holding
  * ill-formed Unicode is refused before anything else reads it (schema/json-shape.ts).
@@ -23,8 +24,9 @@ export function body(maxBytes: number): Array<Middleware<AppState>> {
     const length = ctx.get('Content-Length');
     const hasBody = (length !== '' && length !== '0') || ctx.get('Transfer-Encoding') !== '';
     if (!hasBody) return next();
-    if (!ctx.is('application/json', 'application/*+json')) {
-      throw new ApiError('UNSUPPORTED_MEDIA_TYPE', { provided: ctx.get('Content-Type') || null, expected: 'application/json' });
+    const form = ctx.state.route?.form === true;
+    if (form ? !ctx.is('application/x-www-form-urlencoded') : !ctx.is('application/json', 'application/*+json')) {
+      throw new ApiError('UNSUPPORTED_MEDIA_TYPE', { provided: ctx.get('Content-Type') || null, expected: form ? 'application/x-www-form-urlencoded' : 'application/json' });
     }
     if (length !== '' && Number(length) > maxBytes) {
       throw new ApiError('CONTENT_TOO_LARGE', { max_size_mb: megabytes(maxBytes), provided_size_mb: megabytes(Number(length)) });
@@ -33,8 +35,9 @@ export function body(maxBytes: number): Array<Middleware<AppState>> {
   };
 
   const parse = bodyParser({
-    enableTypes: ['json'],
+    enableTypes: ['json', 'form'],
     jsonLimit: String(maxBytes),
+    formLimit: String(maxBytes),
     strict: true,
     onerror(error: Error & { type?: string; length?: number; received?: number; body?: string }) {
       if (error.type === 'entity.too.large') {

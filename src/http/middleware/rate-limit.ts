@@ -32,11 +32,12 @@ export function rateLimit(redis: Redis, keyPrefix: string): Middleware<AppState>
 }
 
 /**
- * Whether the request reaches the quotas: a key's request to a metered endpoint whose permission
- * it holds. Such a request has its rate-limit window counted by the usage stage, with its quotas.
+ * Whether the request reaches the quotas: a key's (or a member's console session's) request to a
+ * metered endpoint whose permission it holds. Such a request has its rate-limit window counted by
+ * the usage stage, with its quotas.
  */
 export function countedWithQuotas(route: RouteDoc | undefined, principal: Principal): boolean {
-  return principal.kind === 'key' && route?.scope !== undefined && METERED_SCOPES.has(route.scope) && route.unmetered !== true
+  return principal.kind !== 'master' && route?.scope !== undefined && METERED_SCOPES.has(route.scope) && route.unmetered !== true
     && principal.permissions.has(route.scope as Permission);
 }
 

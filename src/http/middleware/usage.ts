@@ -17,8 +17,9 @@ import { applyWindow, countedWithQuotas } from './rate-limit.js';
 export function usage(meter: UsageMeter, recorder: UsageRecorder, clock: Clock, tenants: TenantMetrics): Middleware<AppState> {
   return async (ctx, next) => {
     const principal = ctx.state.principal;
-    if (principal?.kind === 'key') {
-      recorder.used(principal.id, clock.now());
+    // A member's console session is metered as a key is, under the member's id; only keys have a last use.
+    if (principal && principal.kind !== 'master') {
+      if (principal.kind === 'key') recorder.used(principal.id, clock.now());
       if (countedWithQuotas(ctx.state.route, principal)) {
         let admission: Admission;
         try {

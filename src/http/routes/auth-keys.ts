@@ -5,13 +5,15 @@ import type { Route } from './route.js';
 
 /*
  * Key management (sections 2.5, 3.1, 4.11, 4.13). The master key manages every account's keys;
- * a key with the admin permission manages those of its own account. Paths the specification
+ * a key with the admin permission (or a member in the admin role) those of its own account; a
+ * developer its own keys (ownKeys), which it creates for itself. Paths the specification
  * leaves open follow the usual REST shape: /v1/auth/keys/{id} with rotate, revoke and usage.
  */
 
 /** The query of GET /v1/auth/keys (schemas/auth-key-list.query.json). */
 interface KeyListQuery {
   account_id?: string;
+  member_id?: string;
   type?: KeyFilter['type'];
   mode?: KeyFilter['mode'];
   limit: number;
@@ -25,6 +27,7 @@ async function view(keys: KeyService, key: KeyRecord): Promise<Record<string, un
 
 export const createKey: Route<KeyInput> = {
   operationId: 'createKey',
+  ownKeys: true,
   method: 'POST',
   path: '/v1/auth/keys',
   summary: 'Create an API key; the secret is in the response once, never again',
@@ -42,6 +45,7 @@ export const createKey: Route<KeyInput> = {
 
 export const listKeys: Route<unknown, KeyListQuery> = {
   operationId: 'listKeys',
+  ownKeys: true,
   method: 'GET',
   path: '/v1/auth/keys',
   summary: 'List the API keys the caller manages, with their status',
@@ -53,6 +57,7 @@ export const listKeys: Route<unknown, KeyListQuery> = {
   async handler(ctx, { query }, services) {
     const keys = await services.keys.listKeys(ctx.state.principal!, {
       ...(query.account_id !== undefined ? { accountId: query.account_id } : {}),
+      ...(query.member_id !== undefined ? { memberId: query.member_id } : {}),
       ...(query.type !== undefined ? { type: query.type } : {}),
       ...(query.mode !== undefined ? { mode: query.mode } : {}),
       limit: query.limit,
@@ -64,6 +69,7 @@ export const listKeys: Route<unknown, KeyListQuery> = {
 
 export const getKey: Route = {
   operationId: 'getKey',
+  ownKeys: true,
   method: 'GET',
   path: '/v1/auth/keys/:id',
   summary: 'Read one API key record (never its secret)',
@@ -78,6 +84,7 @@ export const getKey: Route = {
 
 export const rotateKey: Route = {
   operationId: 'rotateKey',
+  ownKeys: true,
   method: 'POST',
   path: '/v1/auth/keys/:id/rotate',
   summary: 'Issue a new secret for the key; the old one keeps working for 24 hours',
@@ -94,6 +101,7 @@ export const rotateKey: Route = {
 
 export const revokeKey: Route<{ revoke_at?: string }> = {
   operationId: 'revokeKey',
+  ownKeys: true,
   method: 'POST',
   path: '/v1/auth/keys/:id/revoke',
   summary: 'Revoke the key now, or at revoke_at; every API process refuses it from then on',
@@ -112,6 +120,7 @@ export const revokeKey: Route<{ revoke_at?: string }> = {
 
 export const getKeyUsage: Route = {
   operationId: 'getKeyUsage',
+  ownKeys: true,
   method: 'GET',
   path: '/v1/auth/keys/:id/usage',
   summary: "A key's requests today and its account's this month, against their limits",
@@ -144,6 +153,7 @@ export const whoami: Route = {
       rate_limit: principal.rateLimitPerMinute,
       daily_limit: principal.dailyLimit,
       monthly_limit: principal.monthlyLimit,
+      member: principal.member ? { id: principal.member.id, team_id: principal.member.teamId, email: principal.member.email, role: principal.member.role } : null,
     });
   },
 };

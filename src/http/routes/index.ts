@@ -16,6 +16,12 @@ import { getLivez, getMetrics, getReadyz } from './probes.js';
 import type { Route } from './route.js';
 import { createKey, getKey, getKeyUsage, listKeys, revokeKey, rotateKey, whoami } from './auth-keys.js';
 import { createServiceAccount, listServiceAccounts } from './service-accounts.js';
+import {
+  acceptInvitation, addMember, createInvitation, createTeam, deleteInvitation, deleteTeam, getMember, getTeam, listInvitations, listMembers, listTeams,
+  removeMember, updateMember, updateTeam,
+} from './teams.js';
+import { configureSso, deleteSso, getSso, getSsoMetadata, ssoAssertion, ssoLogin } from './sso.js';
+import { createSession, deleteSession, getSession } from './session.js';
 import { createAlert, deleteAlert, getAlert, getAlertDeliveries, getAlertHistory, listAlerts, replaceAlert, rotateAlertSecret, testAlert } from './alerts.js';
 import { createAccount, getAccount, getPlans, listAccounts, updateAccount } from './accounts.js';
 import { postTavilyExtract, postTavilySearch } from './compat-tavily.js';
@@ -48,6 +54,11 @@ export const ROUTES: readonly Route[] = [
   createAlert, listAlerts, getAlert, replaceAlert, deleteAlert, getAlertHistory, getAlertDeliveries, testAlert, rotateAlertSecret,
   whoami, createKey, listKeys, getKey, rotateKey, revokeKey, getKeyUsage,
   createServiceAccount, listServiceAccounts,
+  createTeam, listTeams, getTeam, updateTeam, deleteTeam,
+  listMembers, addMember, getMember, updateMember, removeMember,
+  createInvitation, listInvitations, deleteInvitation, acceptInvitation,
+  configureSso, getSso, deleteSso, getSsoMetadata, ssoLogin, ssoAssertion,
+  createSession, getSession, deleteSession,
   createAccount, listAccounts, getAccount, updateAccount, getPlans,
   postMcp,
   getOpenApi, getErrorDocs, getLivez, getReadyz, getMetrics,
