@@ -369,7 +369,7 @@ ${'</section>'.repeat(opened)}</section>
 </div></div></section></div>
 ${SCRIPTS}
 </body></html>`;
-  return { html, not: ['View page source', 'using a theme provided by', 'Search docs', ...(nav.filter((item) => item !== page.title).slice(-1))] };
+  return { html, not: ['View page source', 'using a theme provided by', ...(nav.filter((item) => item !== page.title).slice(-1))] };
 };
 
 /** An MDN-style reference page: many short blocks (syntax, parameters, return value, tables), quick links, in-page TOC. */
