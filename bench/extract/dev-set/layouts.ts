@@ -396,7 +396,7 @@ const docsReference: Layout = (page) => {
 </div>
 ${SCRIPTS}
 </body></html>`;
-  return { html, not: ['Your blueprint for a better internet', 'Help improve', 'Report a problem with this content', 'In this article', ...(nav.slice(-1))] };
+  return { html, not: ['Your blueprint for a better internet', 'Help improve', 'Report a problem with this content', 'In this article', ...(nav.filter((item) => item !== page.title).slice(-1))] };
 };
 
 /** A news site: consent banner, menu, ticker, lead, share bar, inline teaser, related teasers, most read, newsletter box. */
