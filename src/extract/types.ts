@@ -2,6 +2,7 @@ import type { OutputFormat } from '../html/clean-html.js';
 import type { JsonBlock } from '../html/render/json.js';
 import type { ContentChunk } from '../html/render/fit-content.js';
 import type { BudgetReport } from '../text/tokens.js';
+import type { LinkLocation } from '../html/content/other-links.js';
 
 /** Body of POST /v1/extract after validation against schemas/extract.request.json (defaults applied). */
 export interface ExtractRequest {
@@ -15,7 +16,19 @@ export interface ExtractRequest {
   max_tokens?: number;
   /** The content as chunks of at most this count each, for RAG ingestion. */
   chunking?: { max_tokens: number };
-  options: { timeout: number; preserve_formatting: boolean; min_content_length: number; respect_robots?: boolean; max_age: number };
+  options: {
+    timeout: number;
+    preserve_formatting: boolean;
+    min_content_length: number;
+    respect_robots?: boolean;
+    max_age: number;
+    /** CSS selectors: content is looked for only inside the elements they match. */
+    include_selectors?: string[];
+    /** CSS selectors: the elements they match leave the page before content is looked for. */
+    exclude_selectors?: string[];
+    /** false: the whole (selected) body, as clean_html false. Absent means true. */
+    only_main_content?: boolean;
+  };
   /**
    * Also return the page's HTML as received (decoded to text), for Firecrawl's rawHtml. Not part
    * of POST /v1/extract's schema; the HTML is not stored, so such a request always fetches.
@@ -37,6 +50,8 @@ export interface ExtractResult {
   metadata?: Record<string, string | number>;
   images?: Array<{ url: string; alt: string; caption: string }>;
   links?: Array<{ url: string; text: string }>;
+  /** The page's links outside the content, with where they sit; with extract_links. */
+  other_links?: Array<{ url: string; text: string; location: LinkLocation }>;
   quality_score: number;
   cached: boolean;
   fetched_at: string;

@@ -59,6 +59,10 @@ export interface ExtractionsTable {
   /** The main content as the block model (src/html/blocks.ts), JSON. */
   blocks_json: string | null;
   quality_score: number | null;
+  /** Hash of the selectors that shaped the extraction; null for the page's own main content. */
+  scope: string | null;
+  /** The page's links outside the content ({url, text, location}[]), JSON; null when not read. */
+  other_links_json: string | null;
 }
 
 export interface RequestLogTable {

@@ -37,8 +37,11 @@ export interface Ranking {
 
 /** Prose under content markup (article, itemprop=articleBody) counts this much more. */
 const CONTENT_BOOST = 1.25;
-/** Table cells are judged by their table: a data table of short cells is content, not labels. */
-const NEUTRAL = new Set(['td', 'th']);
+/**
+ * Table cells are judged by their table, terms and definitions by their list: a data table or a
+ * parameter list of short entries is content, not labels.
+ */
+const NEUTRAL = new Set(['td', 'th', 'dt', 'dd']);
 /** Characters (CJK weighted) from which a punctuated block is prose whatever its tag. */
 const LONG_BLOCK = 70;
 /** Characters of a block's own text, outside its links, from which its links can be woven into a sentence. */
