@@ -27,8 +27,9 @@ const PROMOTION = /\b(?:sign up|subscribe|newsletters?|follow (?:us|him|her|me)|
 /** Characters (CJK weighted) a paragraph needs, with sentence punctuation, to count as prose. */
 const MIN_PROSE = 20;
 
-export function trimEdges(blocks: readonly Block[]): Block[] {
-  const kinds = blocks.map(kindOf);
+export function trimEdges(blocks: readonly Block[], linkRich = false): Block[] {
+  // In a link collection (prune.ts isLinkRich) lists of links are the content, not "more stories".
+  const kinds = blocks.map((block) => (linkRich && block.type === 'list' ? Kind.Content : kindOf(block)));
   // A page without a single sentence (a timetable, a list of results) has no edges to find.
   const first = kinds.indexOf(Kind.Content);
   if (first === -1) return [...blocks];

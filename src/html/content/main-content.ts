@@ -5,7 +5,7 @@ import { applySelectors, type PageSelectors } from '../selectors.js';
 import { chooseContainer } from './container.js';
 import { trimEdges } from './edges.js';
 import { findHeadline, pageTitles } from './headline.js';
-import { boilerplateFilter } from './prune.js';
+import { boilerplateFilter, isLinkRich } from './prune.js';
 import { scoreElements } from './scoring.js';
 import { otherLinks, type LocatedLink } from './other-links.js';
 import { measureBlocks, type ContentSignals } from './signals.js';
@@ -72,16 +72,18 @@ export function extractMainContent(doc: Document, options: ExtractOptions): Main
   let skip = (element: Element): boolean => !stats.index.has(element);
   let container = { value: 0, runnerUp: 0, hintsOverruled: 0 };
   let headline = -1;
+  let linkRich = false;
   if (options.clean && stats.elements.length > 0) {
     const scores = scoreElements(stats);
     const choice = chooseContainer(stats, scores);
     headline = findHeadline(stats, pageTitles(doc), choice.index + 1, choice.index + stats.size[choice.index]!);
     nodes = [stats.elements[choice.index]!];
     skip = boilerplateFilter(stats, scores, choice.index, headline);
+    linkRich = isLinkRich(stats, choice.index);
     container = choice;
   }
   const converted = toBlocks(nodes, { base, skip });
-  const blocks = options.clean ? trimEdges(converted) : converted;
+  const blocks = options.clean ? trimEdges(converted, linkRich) : converted;
   const { images, links } = collectReferences(blocks);
 
   const kept = measureBlocks(blocks);
