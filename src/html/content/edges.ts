@@ -29,7 +29,7 @@ const MIN_PROSE = 20;
 
 export function trimEdges(blocks: readonly Block[], linkRich = false): Block[] {
   // In a link collection (prune.ts isLinkRich) lists of links are the content, not "more stories".
-  const kinds = blocks.map((block) => (linkRich && block.type === 'list' ? Kind.Content : kindOf(block)));
+  const kinds = blocks.map((block) => (linkRich && isLinkBlock(block) ? Kind.Content : kindOf(block)));
   // A page without a single sentence (a timetable, a list of results) has no edges to find.
   const first = kinds.indexOf(Kind.Content);
   if (first === -1) return [...blocks];
@@ -37,6 +37,11 @@ export function trimEdges(blocks: readonly Block[], linkRich = false): Block[] {
   while (kinds[end] === Kind.Picture) end++;
   const lead = blocks.slice(0, first).filter((_, i) => kinds[i] === Kind.Picture);
   return [...lead, ...blocks.slice(first, end)];
+}
+
+/** A list, or a punctuated paragraph ("Reading: A, B."), whatever its share of links. */
+function isLinkBlock(block: Block): boolean {
+  return block.type === 'list' || (block.type === 'paragraph' && countText(texts(block.children).text).punctuation > 0);
 }
 
 function kindOf(block: Block): Kind {
