@@ -44,8 +44,8 @@ const CONTENT_BOOST = 1.25;
 const NEUTRAL = new Set(['td', 'th', 'dt', 'dd']);
 /** Characters (CJK weighted) from which a punctuated block is prose whatever its tag. */
 const LONG_BLOCK = 70;
-/** Characters of a block's own text, outside its links, from which its links can be woven into a sentence. */
-const WOVEN_OWN_TEXT = 15;
+/** Characters of a block's own text outside its links (a word: "Reading:", "and") with which a sentence end weaves its links into a sentence. */
+const WOVEN_OWN_TEXT = 5;
 const ELLIPSIS = /(?:…|\.\.\.|\[…\]|\[\.\.\.\])\s*$/;
 
 export function scoreElements(stats: TextStats): Scores {
