@@ -3665,12 +3665,12 @@ export interface components {
              */
             extract_images?: boolean;
             /**
-             * @description Whether to return the links of the main content.
+             * @description Whether to return the links of the main content (links) and, separately, the page's other links with where they sit (other_links).
              * @default false
              */
             extract_links?: boolean;
             /**
-             * @description Whether to drop navigation, advertising and other boilerplate.
+             * @description Whether to drop navigation, advertising and other boilerplate (false: the whole visible body, like options.only_main_content false).
              * @default true
              */
             clean_html?: boolean;
@@ -3704,10 +3704,19 @@ export interface components {
                 /** @description Obey the site's robots.txt for this fetch (EXTRACTION_FAILED when it disallows the URL); default: FETCH_RESPECT_ROBOTS. */
                 respect_robots?: boolean;
                 /**
-                 * @description Serve a stored extraction of the same URL (same clean_html) fetched at most this many seconds ago instead of fetching again; 0 always fetches.
+                 * @description Serve a stored extraction of the same URL (same clean_html and only_main_content, same selectors; with extract_links, one that kept the other links) fetched at most this many seconds ago instead of fetching again; 0 always fetches.
                  * @default 0
                  */
                 max_age?: number;
+                /** @description CSS selectors: content is looked for only inside the elements they match (the outermost, in page order), before main-content scoring; none matching fails with EXTRACTION_FAILED. A selector that does not parse is a 400 INVALID_PARAMETER naming it. */
+                include_selectors?: string[];
+                /** @description CSS selectors: the elements they match are removed from the page before main-content scoring (and from other_links). A selector that does not parse is a 400 INVALID_PARAMETER naming it. */
+                exclude_selectors?: string[];
+                /**
+                 * @description false: return the whole visible body (within include_selectors, less exclude_selectors) instead of its main content; the same as clean_html false.
+                 * @default true
+                 */
+                only_main_content?: boolean;
             };
         };
         /**
@@ -3788,6 +3797,21 @@ export interface components {
                 url: string;
                 /** @description Anchor text. */
                 text?: string;
+            }[];
+            /** @description The page's links outside the main content, one per URL (first anchor text), in page order, at most 2000; present when extract_links is true. */
+            other_links?: {
+                /**
+                 * Format: uri
+                 * @description Absolute URL of the link target (http, https or mailto).
+                 */
+                url: string;
+                /** @description Anchor text, or the alternative text of a linked picture; may be empty. */
+                text: string;
+                /**
+                 * @description The part of the page the link sits in: nav (menus, breadcrumbs, pagers, tables of contents), header, footer, aside (sidebars, widgets), related (related and recommended teasers), comments, body (anywhere else, e.g. link lists the content leaves out).
+                 * @enum {string}
+                 */
+                location: "nav" | "header" | "footer" | "aside" | "related" | "comments" | "body";
             }[];
             /** @description Estimated quality of the extraction, 0 to 1. */
             quality_score: number;
