@@ -2259,9 +2259,9 @@ export interface components {
             timeout?: number;
             /** @description Serve a stored extraction at most this many milliseconds old (options.max_age; default 2 days, as Firecrawl's; 0 fetches anew). */
             maxAge?: number;
-            /** @description Refused when not empty: content is chosen by the main-content extractor, not by selectors. */
+            /** @description CSS selectors (options.include_selectors): content is looked for only inside the elements they match; at most 20 of 256 characters. */
             includeTags?: string[];
-            /** @description Refused when not empty: content is chosen by the main-content extractor, not by selectors. */
+            /** @description CSS selectors (options.exclude_selectors): the elements they match are removed before the main content is looked for; at most 20 of 256 characters. */
             excludeTags?: string[];
             /** @description Accepted and ignored: pages are not rendered (no JavaScript runs), so there is nothing to wait for. */
             waitFor?: number;
@@ -2549,9 +2549,9 @@ export interface components {
             timeout?: number;
             /** @description Serve a stored extraction at most this many milliseconds old (options.max_age; default 2 days, as Firecrawl's; 0 fetches anew). */
             maxAge?: number;
-            /** @description Refused when not empty: content is chosen by the main-content extractor, not by selectors. */
+            /** @description CSS selectors (options.include_selectors): content is looked for only inside the elements they match; at most 20 of 256 characters. Refused in crawls, which index each page's main content. */
             includeTags?: string[];
-            /** @description Refused when not empty: content is chosen by the main-content extractor, not by selectors. */
+            /** @description CSS selectors (options.exclude_selectors): the elements they match are removed before the main content is looked for; at most 20 of 256 characters. Refused in crawls, which index each page's main content. */
             excludeTags?: string[];
             /** @description Accepted and ignored: pages are not rendered (no JavaScript runs), so there is nothing to wait for. */
             waitFor?: number;
@@ -2612,9 +2612,9 @@ export interface components {
             timeout?: number;
             /** @description Serve a stored extraction at most this many milliseconds old (options.max_age; default 2 days, as Firecrawl's; 0 fetches anew). */
             maxAge?: number;
-            /** @description Refused when not empty: content is chosen by the main-content extractor, not by selectors. */
+            /** @description CSS selectors (options.include_selectors): content is looked for only inside the elements they match; at most 20 of 256 characters. Refused in crawls, which index each page's main content. */
             includeTags?: string[];
-            /** @description Refused when not empty: content is chosen by the main-content extractor, not by selectors. */
+            /** @description CSS selectors (options.exclude_selectors): the elements they match are removed before the main content is looked for; at most 20 of 256 characters. Refused in crawls, which index each page's main content. */
             excludeTags?: string[];
             /** @description Accepted and ignored: pages are not rendered (no JavaScript runs), so there is nothing to wait for. */
             waitFor?: number;
