@@ -159,8 +159,8 @@ async function store(deps: ExtractDeps, context: ExtractContext, request: Extrac
 /**
  * The result as the request sizes it (docs/api.md, Token budgets): its content as chunks, and
  * within max_tokens: the metadata's values kept while they fit (in MEASURED_METADATA's order),
- * then the content cut at sentence bounds (or whole chunks from the first), then images and
- * links, whole, from the first, while they fit.
+ * then the content cut at sentence bounds (or whole chunks from the first), then images,
+ * links and the page's other links, whole, from the first, while they fit.
  */
 async function sized(deps: ExtractDeps, request: ExtractRequest, base: ExtractResult, blocksJson: () => string, language: string | null): Promise<ExtractResult> {
   const budget = request.max_tokens;
