@@ -78,6 +78,22 @@ describe('compat: Firecrawl client', function () {
     expect(body.json.error).to.match(/^INSUFFICIENT_PERMISSIONS: /);
   });
 
+  it('applies includeTags and excludeTags as CSS selectors, naming one that does not parse, and refuses them in crawls', async () => {
+    const excluded = await firecrawl.scrape(s.url('/tea'), { formats: ['markdown'], excludeTags: ['article p:nth-of-type(2)'], maxAge: 0 });
+    expect(excluded.markdown).to.include('Green tea is brewed').and.not.include('Boiling water scorches');
+    const included = await firecrawl.scrape(s.url('/tea'), { formats: ['markdown'], includeTags: ['article p:nth-of-type(2)'], onlyMainContent: false, maxAge: 0 });
+    expect(included.markdown).to.include('Boiling water scorches').and.not.include('Green tea is brewed').and.not.include('Home');
+
+    const bad = await firecrawl.scrape(s.url('/tea'), { formats: ['markdown'], excludeTags: ['.ok', 'p:nope'] }).then(() => undefined, (e: unknown) => e);
+    expect(bad).to.be.instanceOf(SdkError);
+    expect((bad as SdkError).status).to.equal(400);
+    expect((bad as SdkError).message).to.include('excludeTags[1]');
+
+    const crawl = await call(`${s.service.url}/compat/firecrawl`, '/v2/crawl', { key: s.key, body: { url: s.url('/docs/'), scrapeOptions: { includeTags: ['article'] } } });
+    expect(crawl.status).to.equal(400);
+    expect(crawl.json.error).to.include('scrapeOptions.includeTags');
+  });
+
   it('batch-scrapes asynchronously, polled to completion, the failures listed apart', async () => {
     const job = await firecrawl.batchScrape([s.url('/tea'), s.url('/coffee'), s.url('/missing')], { options: { formats: ['markdown'], maxAge: 0 }, pollInterval: 1, timeout: 60 });
     expect(job.status).to.equal('completed');

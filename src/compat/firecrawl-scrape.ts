@@ -4,6 +4,8 @@
  */
 import type { ExtractRequest, ExtractResult } from '../extract/types.js';
 import { ignored, unsupported } from './compat-answer.js';
+import { ApiError } from '../errors/catalogue.js';
+import { checkSelectors, SelectorError } from '../html/selectors.js';
 
 export type FirecrawlFormat = string | { type: string };
 
@@ -79,8 +81,9 @@ function asksFor(value: unknown): boolean {
 export function scrapePlan(options: FirecrawlScrapeOptions, prefix = ''): ScrapePlan {
   const name = (option: string) => `${prefix}${option}`;
   for (const [option, reason] of Object.entries(REFUSED)) if (asksFor(options[option])) throw unsupported(name(option), reason, options[option]);
-  if (asksFor(options.includeTags)) throw unsupported(name('includeTags'), 'content is chosen by the main-content extractor, not by selectors', options.includeTags);
-  if (asksFor(options.excludeTags)) throw unsupported(name('excludeTags'), 'content is chosen by the main-content extractor, not by selectors', options.excludeTags);
+  const include = options.includeTags ?? [];
+  const exclude = options.excludeTags ?? [];
+  checkTags(include, exclude, name);
   if (asksFor(options.headers)) throw unsupported(name('headers'), 'requests carry the service\'s own headers', options.headers);
   if (asksFor(options.actions)) throw unsupported(name('actions'), 'pages are not driven by a browser', options.actions);
   const warnings = Object.entries(IGNORED).filter(([option]) => options[option] !== undefined).map(([option, reason]) => ignored(name(option), reason));
@@ -108,10 +111,25 @@ export function scrapePlan(options: FirecrawlScrapeOptions, prefix = ''): Scrape
       extract_images: false,
       extract_links: formats.includes('links'),
       clean_html: options.onlyMainContent ?? true,
-      options: { timeout, preserve_formatting: false, min_content_length: 0, max_age: maxAge },
+      options: {
+        timeout, preserve_formatting: false, min_content_length: 0, max_age: maxAge,
+        ...(include.length > 0 ? { include_selectors: include } : {}),
+        ...(exclude.length > 0 ? { exclude_selectors: exclude } : {}),
+      },
       ...(formats.includes('rawHtml') ? { raw_html: true } : {}),
     }),
   };
+}
+
+/** includeTags and excludeTags are CSS selectors: INVALID_PARAMETER naming the first that does not parse. */
+function checkTags(include: readonly string[], exclude: readonly string[], name: (option: string) => string): void {
+  try {
+    checkSelectors({ include, exclude });
+  } catch (error) {
+    if (!(error instanceof SelectorError)) throw error;
+    const parameter = error.parameter.replace('options.include_selectors', name('includeTags')).replace('options.exclude_selectors', name('excludeTags'));
+    throw new ApiError('INVALID_PARAMETER', { parameter, reason: `is not a valid CSS selector (${error.reason})`, provided: error.selector }, `${parameter} is not a valid CSS selector: ${error.reason}`);
+  }
 }
 
 export interface FirecrawlDocument {

@@ -299,6 +299,9 @@ export function crawlRequest(body: FirecrawlCrawlBody): { request: CrawlRequest;
   }
   if (body.sitemap === 'only') throw unsupported('sitemap', 'a crawl follows links; map gives the sitemaps\' URLs', 'only');
   const scrape = body.scrapeOptions ?? {};
+  for (const option of ['includeTags', 'excludeTags'] as const) {
+    if ((scrape[option]?.length ?? 0) > 0) throw unsupported(`scrapeOptions.${option}`, 'crawls index each page\'s main content, not selected parts', scrape[option]);
+  }
   const plan = scrapePlan(scrape, 'scrapeOptions.');
   if (plan.formats.some((f) => f !== 'markdown')) throw unsupported('scrapeOptions.formats', 'crawled pages are kept as indexed text: markdown only', plan.formats.join(', '));
   const warnings = [

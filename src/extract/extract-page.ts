@@ -14,6 +14,8 @@ import { decodeBody } from '../page/decode-body.js';
 import { findFreshExtraction, insertExtraction, type StoredExtraction } from './extraction.repository.js';
 import type { ExtractRequest, ExtractResult } from './types.js';
 import type { CleanHtmlOutput } from '../html/clean-html.js';
+import type { LocatedLink } from '../html/content/other-links.js';
+import type { PageSelectors } from '../html/selectors.js';
 import { countAll, countTokens } from '../text/tokens.js';
 import type { ReadExtraction, UnstoredPages } from './unstored-pages.js';
 
@@ -48,10 +50,12 @@ export interface ExtractContext {
  */
 export async function extractPage(deps: ExtractDeps, context: ExtractContext, request: ExtractRequest): Promise<ExtractResult> {
   const urlHash = sha256Hex(request.url);
+  const scope = extractionScope(request);
   // A stored extraction has no raw HTML: a request for it always reads the page.
   if (request.options.max_age > 0 && !request.raw_html) {
     const since = new Date(Date.now() - request.options.max_age * 1000);
-    const stored = await findFreshExtraction(deps.db, { urlHash, cleanHtml: request.clean_html, mode: context.mode }, since);
+    const key = { urlHash, cleanHtml: mainContentOnly(request), scope, mode: context.mode, otherLinks: request.extract_links };
+    const stored = await findFreshExtraction(deps.db, key, since);
     const { blocksJson } = stored ?? {};
     if (stored && blocksJson) return sized(deps, request, await fromStore(deps, stored, blocksJson, request), () => blocksJson, stored.language);
   }
@@ -59,7 +63,7 @@ export async function extractPage(deps: ExtractDeps, context: ExtractContext, re
   const kept = context.attemptsMade > 0 ? await deps.unstored.find(context.jobId, request.url) : undefined;
   const read = kept ?? await readExtraction(deps, request);
   try {
-    await store(deps, context, request, urlHash, read);
+    await store(deps, context, request, urlHash, scope, read);
   } catch (error) {
     await deps.unstored.keep(context.jobId, read);
     throw error;
@@ -76,10 +80,12 @@ async function readExtraction(deps: ExtractDeps, request: ExtractRequest): Promi
     timeoutMs: request.options.timeout * 1000,
     respectRobots: request.options.respect_robots ?? deps.config.fetch.respectRobots,
     format: request.format,
-    clean: request.clean_html,
+    clean: mainContentOnly(request),
     preserveFormatting: request.options.preserve_formatting,
     minContentLength: request.options.min_content_length,
     pageMarkers: request.options.pdf_page_markers,
+    ...(pageSelectors(request) ? { selectors: pageSelectors(request)! } : {}),
+    otherLinks: request.extract_links,
   }, { mode: request.options.render ?? deps.config.render.defaultMode, waitFor: request.options.wait_for ?? 'networkidle' });
   return {
     url: request.url, finalUrl: page.finalUrl, cleaned, fetchedAt: new Date(), stored: false,
@@ -89,8 +95,31 @@ async function readExtraction(deps: ExtractDeps, request: ExtractRequest): Promi
   };
 }
 
-/** The extractions row, then the index: whatever of the two an earlier attempt did not finish. */
-async function store(deps: ExtractDeps, context: ExtractContext, request: ExtractRequest, urlHash: string, read: ReadExtraction): Promise<void> {
+/** Main content (clean_html and options.only_main_content both true), or the whole body. */
+function mainContentOnly(request: ExtractRequest): boolean {
+  return request.clean_html && request.options.only_main_content !== false;
+}
+
+/** The request's selectors, or undefined when it gives none. */
+function pageSelectors(request: ExtractRequest): PageSelectors | undefined {
+  const include = request.options.include_selectors ?? [];
+  const exclude = request.options.exclude_selectors ?? [];
+  if (include.length === 0 && exclude.length === 0) return undefined;
+  return { include, exclude };
+}
+
+/** What tells an extraction shaped by selectors from the page's own: a hash of them, null for none. */
+function extractionScope(request: ExtractRequest): string | null {
+  const selectors = pageSelectors(request);
+  return selectors ? sha256Hex(JSON.stringify([selectors.include, selectors.exclude])) : null;
+}
+
+/**
+ * The extractions row, then the index: whatever of the two an earlier attempt did not finish.
+ * An extraction shaped by selectors is stored under its scope but not indexed: it is not the
+ * page's content, which search should find.
+ */
+async function store(deps: ExtractDeps, context: ExtractContext, request: ExtractRequest, urlHash: string, scope: string | null, read: ReadExtraction): Promise<void> {
   const { cleaned, fetchedAt } = read;
   const meta = cleaned.metadata;
   const publishedAt = meta.publishedDate === null ? null : parseStorableDate(meta.publishedDate);
@@ -114,7 +143,9 @@ async function store(deps: ExtractDeps, context: ExtractContext, request: Extrac
       wordCount: meta.wordCount,
       blocksJson: JSON.stringify(cleaned.blocks),
       qualityScore: cleaned.quality,
-      cleanHtml: request.clean_html,
+      cleanHtml: mainContentOnly(request),
+      scope,
+      otherLinksJson: request.extract_links ? JSON.stringify(cleaned.otherLinks) : null,
       mode: context.mode,
       fetchedAt,
       pageCount: meta.pageCount ?? null,
@@ -122,6 +153,7 @@ async function store(deps: ExtractDeps, context: ExtractContext, request: Extrac
     });
     read.stored = true;
   }
+  if (scope !== null) return;
   await deps.index.indexDocuments(context.mode, [{
     url: read.finalUrl,
     title: meta.title,
@@ -138,13 +170,13 @@ async function store(deps: ExtractDeps, context: ExtractContext, request: Extrac
 /**
  * The result as the request sizes it (docs/api.md, Token budgets): its content as chunks, and
  * within max_tokens: the metadata's values kept while they fit (in MEASURED_METADATA's order),
- * then the content cut at sentence bounds (or whole chunks from the first), then images and
- * links, whole, from the first, while they fit.
+ * then the content cut at sentence bounds (or whole chunks from the first), then images,
+ * links and the page's other links, whole, from the first, while they fit.
  */
 async function sized(deps: ExtractDeps, request: ExtractRequest, base: ExtractResult, blocksJson: () => string, language: string | null): Promise<ExtractResult> {
   const budget = request.max_tokens;
   if (budget === undefined && !request.chunking) return base;
-  const { content: _whole, metadata, images, links, ...rest } = base;
+  const { content: _whole, metadata, images, links, other_links: otherLinks, ...rest } = base;
   const metadataFits = fitting(MEASURED_METADATA.filter((name) => typeof metadata?.[name] === 'string'), (name) => countTokens(metadata![name] as string), budget);
   const fitted = await withinPoolLimit(() => deps.pool.run('fitContent', {
     blocksJson: blocksJson(), format: request.format, preserveFormatting: request.options.preserve_formatting, language,
@@ -153,14 +185,18 @@ async function sized(deps: ExtractDeps, request: ExtractRequest, base: ExtractRe
     pageMarkers: request.options.pdf_page_markers ?? false,
   }));
   const shaped = fitted.chunks ? { chunks: fitted.chunks } : { content: fitted.content! };
-  if (budget === undefined) return { ...rest, ...shaped, ...(metadata ? { metadata } : {}), ...(images ? { images } : {}), ...(links ? { links } : {}) };
+  if (budget === undefined) {
+    return { ...rest, ...shaped, ...(metadata ? { metadata } : {}), ...(images ? { images } : {}), ...(links ? { links } : {}), ...(otherLinks ? { other_links: otherLinks } : {}) };
+  }
 
   let room = budget - metadataFits.tokens - fitted.tokens;
   const imageFits = fitting(images ?? [], (image) => countAll([image.url, image.alt, image.caption]), room);
   room -= imageFits.tokens;
   const linkFits = fitting(links ?? [], (link) => countAll([link.url, link.text]), room);
-  const tokens = metadataFits.tokens + fitted.tokens + imageFits.tokens + linkFits.tokens;
-  const full = metadataFits.full + fitted.fullTokens + imageFits.full + linkFits.full;
+  room -= linkFits.tokens;
+  const otherFits = fitting(otherLinks ?? [], (link) => countAll([link.url, link.text, link.location]), room);
+  const tokens = metadataFits.tokens + fitted.tokens + imageFits.tokens + linkFits.tokens + otherFits.tokens;
+  const full = metadataFits.full + fitted.fullTokens + imageFits.full + linkFits.full + otherFits.full;
   const keptMetadata = metadata && Object.fromEntries(Object.entries(metadata).filter(([name, value]) => typeof value !== 'string' || metadataFits.kept.includes(name as MeasuredMetadata)));
   return {
     ...rest,
@@ -168,6 +204,7 @@ async function sized(deps: ExtractDeps, request: ExtractRequest, base: ExtractRe
     ...(keptMetadata ? { metadata: keptMetadata } : {}),
     ...(images ? { images: imageFits.kept } : {}),
     ...(links ? { links: linkFits.kept } : {}),
+    ...(otherLinks ? { other_links: otherFits.kept } : {}),
     truncated: tokens < full,
     budget: { max_tokens: budget, tokens, omitted_tokens: full - tokens },
   };
@@ -209,10 +246,11 @@ async function fromStore(deps: ExtractDeps, stored: StoredExtraction, blocksJson
       ...(stored.pageCount === null ? {} : { pageCount: stored.pageCount, modifiedDate: stored.modifiedAt?.toISOString() ?? null }),
     },
     quality: stored.qualityScore ?? 0,
+    otherLinks: stored.otherLinksJson === null ? [] : JSON.parse(stored.otherLinksJson) as LocatedLink[],
   }, { cached: true, fetchedAt: stored.fetchedAt });
 }
 
-type Rendered = Pick<CleanHtmlOutput, 'content' | 'images' | 'links' | 'quality' | 'metadata'>;
+type Rendered = Pick<CleanHtmlOutput, 'content' | 'images' | 'links' | 'otherLinks' | 'quality' | 'metadata'>;
 
 function result(request: ExtractRequest, finalUrl: string, cleaned: Rendered, origin: { cached: boolean; fetchedAt: Date }): ExtractResult {
   const meta = cleaned.metadata;
@@ -237,7 +275,7 @@ function result(request: ExtractRequest, finalUrl: string, cleaned: Rendered, or
     content: cleaned.content,
     ...(request.include_metadata ? { metadata } : {}),
     ...(request.extract_images ? { images: cleaned.images } : {}),
-    ...(request.extract_links ? { links: cleaned.links } : {}),
+    ...(request.extract_links ? { links: cleaned.links, other_links: cleaned.otherLinks } : {}),
     quality_score: cleaned.quality,
     cached: origin.cached,
     fetched_at: origin.fetchedAt.toISOString(),

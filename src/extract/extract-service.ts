@@ -4,6 +4,7 @@
  */
 import type { Queue, QueueEvents } from 'bullmq';
 import { ApiError } from '../errors/catalogue.js';
+import { checkSelectors, SelectorError } from '../html/selectors.js';
 import type { Caller } from '../auth/principal.js';
 import { jobEnvelope } from '../queue/queues.js';
 import { runJob } from '../queue/run-job.js';
@@ -29,6 +30,7 @@ export class ExtractService {
    * allows, counted from the request's arrival at `arrivedAt` (epoch ms).
    */
   async extract(caller: Caller, request: ExtractRequest, arrivedAt: number): Promise<ExtractResult> {
+    checkRequestSelectors(request);
     const timeoutSeconds = request.options.timeout + PROCESSING_ALLOWANCE_S;
     return runJob<ExtractRequest, ExtractResult>(this.queue, this.events, jobEnvelope(caller, request), {
       deadline: arrivedAt + timeoutSeconds * 1000,
@@ -49,5 +51,19 @@ export class ExtractService {
       signal: this.shutdownSignal,
       name: MAP_JOB,
     });
+  }
+}
+
+/**
+ * INVALID_PARAMETER naming the first selector of options.include_selectors or exclude_selectors
+ * that is not CSS the selector engine reads: checked here, before the job is queued, so a bad
+ * selector is the caller's 400 and never a worker's failure.
+ */
+function checkRequestSelectors(request: ExtractRequest): void {
+  try {
+    checkSelectors({ include: request.options.include_selectors ?? [], exclude: request.options.exclude_selectors ?? [] });
+  } catch (error) {
+    if (!(error instanceof SelectorError)) throw error;
+    throw new ApiError('INVALID_PARAMETER', { parameter: error.parameter, reason: `is not a valid CSS selector (${error.reason})`, provided: error.selector }, error.message);
   }
 }

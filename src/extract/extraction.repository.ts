@@ -22,6 +22,10 @@ export interface StoredExtraction {
   blocksJson: string | null;
   qualityScore: number | null;
   cleanHtml: boolean;
+  /** Hash of the selectors that shaped it (extractionScope), null for the page's own main content. */
+  scope: string | null;
+  /** The page's other links ({url, text, location}[]) as JSON; null when they were not read. */
+  otherLinksJson: string | null;
   mode: string;
   fetchedAt: Date;
   /** A PDF's pages and last modification; null for web pages. */
@@ -49,6 +53,8 @@ function toStored(row: Selectable<ExtractionsTable>): StoredExtraction {
     blocksJson: row.blocks_json,
     qualityScore: row.quality_score,
     cleanHtml: Boolean(row.clean_html),
+    scope: row.scope,
+    otherLinksJson: row.other_links_json,
     mode: row.mode,
     fetchedAt: row.fetched_at,
     pageCount: row.page_count,
@@ -78,6 +84,8 @@ export async function insertExtraction(db: Kysely<Database>, row: StoredExtracti
       blocks_json: row.blocksJson,
       quality_score: row.qualityScore,
       clean_html: row.cleanHtml ? 1 : 0,
+      scope: row.scope,
+      other_links_json: row.otherLinksJson,
       mode: row.mode,
       fetched_at: row.fetchedAt,
       page_count: row.pageCount,
@@ -92,22 +100,25 @@ export async function findExtractionByRequestId(db: Kysely<Database>, requestId:
   return row && toStored(row);
 }
 
-/** The newest extraction of a URL (same clean_html, same mode) fetched at or after `since`. */
+/**
+ * The newest extraction of a URL (same clean_html, same scope, same mode) fetched at or after
+ * `since`; with `otherLinks`, only one that kept the page's other links.
+ */
 export async function findFreshExtraction(
   db: Kysely<Database>,
-  key: { urlHash: string; cleanHtml: boolean; mode: string },
+  key: { urlHash: string; cleanHtml: boolean; scope: string | null; mode: string; otherLinks: boolean },
   since: Date,
 ): Promise<StoredExtraction | undefined> {
-  const row = await db
+  let query = db
     .selectFrom('extractions')
     .selectAll()
     .where('url_hash', '=', key.urlHash)
     .where('clean_html', '=', key.cleanHtml ? 1 : 0)
+    .where('scope', key.scope === null ? 'is' : '=', key.scope)
     .where('mode', '=', key.mode)
     .where('fetched_at', '>=', since)
-    .where('blocks_json', 'is not', null)
-    .orderBy('fetched_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+    .where('blocks_json', 'is not', null);
+  if (key.otherLinks) query = query.where('other_links_json', 'is not', null);
+  const row = await query.orderBy('fetched_at', 'desc').limit(1).executeTakeFirst();
   return row && toStored(row);
 }

@@ -5,6 +5,7 @@ import type { BudgetReport } from '../text/tokens.js';
 import type { RenderMode } from '../config.js';
 import type { WaitFor } from '../render/render-page.js';
 import type { RenderReport } from '../render/read-rendered-page.js';
+import type { LinkLocation } from '../html/content/other-links.js';
 
 /** Body of POST /v1/extract after validation against schemas/extract.request.json (defaults applied). */
 export interface ExtractRequest {
@@ -19,7 +20,17 @@ export interface ExtractRequest {
   /** The content as chunks of at most this count each, for RAG ingestion. */
   chunking?: { max_tokens: number };
   options: {
-    timeout: number; preserve_formatting: boolean; min_content_length: number; respect_robots?: boolean; max_age: number;
+    timeout: number;
+    preserve_formatting: boolean;
+    min_content_length: number;
+    respect_robots?: boolean;
+    max_age: number;
+    /** CSS selectors: content is looked for only inside the elements they match. */
+    include_selectors?: string[];
+    /** CSS selectors: the elements they match leave the page before content is looked for. */
+    exclude_selectors?: string[];
+    /** false: the whole (selected) body, as clean_html false. Absent means true. */
+    only_main_content?: boolean;
     /** Whether a browser renders the page (docs/extraction.md); default RENDER_DEFAULT. */
     render?: RenderMode;
     /** When a rendered page is read; default networkidle. */
@@ -48,6 +59,8 @@ export interface ExtractResult {
   metadata?: Record<string, string | number>;
   images?: Array<{ url: string; alt: string; caption: string }>;
   links?: Array<{ url: string; text: string }>;
+  /** The page's links outside the content, with where they sit; with extract_links. */
+  other_links?: Array<{ url: string; text: string; location: LinkLocation }>;
   quality_score: number;
   cached: boolean;
   fetched_at: string;

@@ -1,12 +1,13 @@
 import { withoutPageMarkers, type Block } from './blocks.js';
 import { DomLimitError, parseHtml, type DomLimits } from './dom.js';
-import { extractMainContent, type ImageRef, type LinkRef } from './content/main-content.js';
+import { extractMainContent, type ImageRef, type LinkRef, type LocatedLink } from './content/main-content.js';
 import { collectReferences } from './content/references.js';
 import { describeText, extractMetadata, type PageMetadata } from './metadata/page-metadata.js';
 import { qualityScore } from './quality.js';
 import type { JsonBlock } from './render/json.js';
 import { renderFormat, type OutputFormat } from './render/render-format.js';
 import { renderText } from './render/text.js';
+import type { PageSelectors } from './selectors.js';
 
 /**
  * The cleaning task: a fetched page in, its main content in the requested format, its
@@ -25,6 +26,10 @@ export interface CleanHtmlInput {
   /** true: main content only; false: the whole visible body. */
   clean: boolean;
   preserveFormatting: boolean;
+  /** CSS selectors applied before the content is looked for (options.include_selectors, exclude_selectors). */
+  selectors?: PageSelectors;
+  /** Also read the page's links outside the content, with where they sit (extract_links). */
+  otherLinks?: boolean;
   /** How much DOM the page may make (the service passes HTML_MAX_NODES and HTML_MAX_DEPTH); DEFAULT_DOM_LIMITS without. */
   limits?: DomLimits;
 }
@@ -46,8 +51,12 @@ export interface CleanHtmlOutput {
   blocks: Block[];
   images: ImageRef[];
   links: LinkRef[];
+  /** The page's links outside the content; empty unless input.otherLinks. */
+  otherLinks: LocatedLink[];
   metadata: PageDetails;
   quality: number;
+  /** Why the content is empty when the page has some but the request's selectors left none. */
+  problem?: string;
 }
 
 const NO_METADATA: PageMetadata = {
@@ -76,8 +85,12 @@ export function cleanHtmlTask(input: CleanHtmlInput): CleanHtmlOutput | TooCompl
 export function cleanHtml(input: CleanHtmlInput): CleanHtmlOutput {
   if (input.kind === 'text') return cleanText(input);
   const doc = parseHtml(input.html, input.limits);
-  const main = extractMainContent(doc, { url: input.url, clean: input.clean });
+  // Metadata first: the selectors shape the content and change the tree, not what the page says of itself.
   const page = extractMetadata(doc, input.url);
+  const main = extractMainContent(doc, {
+    url: input.url, clean: input.clean, otherLinks: input.otherLinks ?? false,
+    ...(input.selectors ? { selectors: input.selectors } : {}),
+  });
   const text = renderText(main.blocks, { preserveFormatting: false });
   const described = describeText(text, page.language);
   return {
@@ -86,8 +99,10 @@ export function cleanHtml(input: CleanHtmlInput): CleanHtmlOutput {
     blocks: main.blocks,
     images: main.images,
     links: main.links,
+    otherLinks: main.otherLinks,
     metadata: { ...page, ...described },
     quality: qualityScore(main.signals, input.clean),
+    ...(main.nothingIncluded ? { problem: 'no element matches options.include_selectors' } : {}),
   };
 }
 
@@ -105,6 +120,7 @@ function cleanText(input: CleanHtmlInput): CleanHtmlOutput {
     blocks,
     images: [],
     links: [],
+    otherLinks: [],
     metadata: { ...NO_METADATA, ...described },
     // Nothing was removed or guessed: only the length speaks against it.
     quality: described.wordCount === 0 ? 0 : Math.min(1, 0.5 + described.wordCount / 500),

@@ -11,6 +11,7 @@
 import { ApiError } from '../errors/catalogue.js';
 import type { FetchedPage } from '../fetch/fetch-page.js';
 import type { CleanHtmlOutput, OutputFormat } from '../html/clean-html.js';
+import type { PageSelectors } from '../html/selectors.js';
 import { TaskLimitError, type CpuPool } from '../pool/pool.js';
 import { decodeBody } from './decode-body.js';
 import { measuredFetch, type FetchSettings, type PageFetchDeps } from './page-fetch.js';
@@ -26,6 +27,10 @@ export interface Rendering {
   /** true: main content only; false: the whole visible body. */
   clean: boolean;
   preserveFormatting: boolean;
+  /** CSS selectors shaping the page before its content is looked for (checked by the caller). */
+  selectors?: PageSelectors;
+  /** Also read the page's links outside the content. */
+  otherLinks?: boolean;
 }
 
 /** The main content as plain text: what ranking, validation and the index read. */
@@ -76,18 +81,21 @@ export async function readPage(deps: PageReaderDeps, url: string, options: ReadO
  * @throws ApiError EXTRACTION_FAILED naming the limit a page passes, or why a PDF cannot be read;
  *   the pool's own errors.
  */
-export async function cleanPage(deps: Pick<PageReaderDeps, 'pool' | 'config'>, page: FetchedPage, html: string, rendering: PdfRendering): Promise<CleanHtmlOutput> {
+export async function cleanPage(deps: Pick<PageReaderDeps, 'pool' | 'config'>, page: FetchedPage, html: string, rendering: Rendering & Pick<PdfRendering, 'pageMarkers'>): Promise<CleanHtmlOutput> {
   if (page.kind === 'pdf') return readPdf(deps, page, rendering);
   const cleaned = await deps.pool.run('cleanHtml', {
     html, url: page.finalUrl, kind: page.kind, format: rendering.format, clean: rendering.clean, preserveFormatting: rendering.preserveFormatting,
     limits: deps.config.html,
+    ...(rendering.selectors ? { selectors: rendering.selectors } : {}),
+    ...(rendering.otherLinks ? { otherLinks: true } : {}),
   });
   if ('tooComplex' in cleaned) throw extractionFailed(cleaned.tooComplex);
   return cleaned;
 }
 
 /** Why the cleaned page offers nothing to read, or undefined when it does. */
-export function contentProblem(cleaned: Pick<CleanHtmlOutput, 'text' | 'quality'>, minContentLength = 0): string | undefined {
+export function contentProblem(cleaned: Pick<CleanHtmlOutput, 'text' | 'quality' | 'problem'>, minContentLength = 0): string | undefined {
+  if (cleaned.problem) return cleaned.problem;
   const length = cleaned.text.trim().length;
   if (length === 0 || cleaned.quality === 0) return NO_MAIN_CONTENT;
   if (length < minContentLength) return `content shorter than min_content_length (${length} < ${minContentLength})`;

@@ -73,6 +73,7 @@ export function pdfContent(pdf: LoadedPdf, options: Omit<ExtractPdfInput, 'data'
     blocks,
     images: [],
     links: [],
+    otherLinks: [],
     metadata: {
       title: meta.title ?? firstHeading(shown),
       author: meta.author,

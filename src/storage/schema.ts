@@ -66,6 +66,10 @@ export interface ExtractionsTable {
   /** A PDF's pages and last modification; null for web pages. */
   page_count: number | null;
   modified_at: Date | null;
+  /** Hash of the selectors that shaped the extraction; null for the page's own main content. */
+  scope: string | null;
+  /** The page's links outside the content ({url, text, location}[]), JSON; null when not read. */
+  other_links_json: string | null;
 }
 
 export interface RequestLogTable {

@@ -2537,9 +2537,9 @@ export interface components {
             timeout?: number;
             /** @description Serve a stored extraction at most this many milliseconds old (options.max_age; default 2 days, as Firecrawl's; 0 fetches anew). */
             maxAge?: number;
-            /** @description Refused when not empty: content is chosen by the main-content extractor, not by selectors. */
+            /** @description CSS selectors (options.include_selectors): content is looked for only inside the elements they match; at most 20 of 256 characters. */
             includeTags?: string[];
-            /** @description Refused when not empty: content is chosen by the main-content extractor, not by selectors. */
+            /** @description CSS selectors (options.exclude_selectors): the elements they match are removed before the main content is looked for; at most 20 of 256 characters. */
             excludeTags?: string[];
             /** @description Accepted and ignored: pages are not rendered (no JavaScript runs), so there is nothing to wait for. */
             waitFor?: number;
@@ -2827,9 +2827,9 @@ export interface components {
             timeout?: number;
             /** @description Serve a stored extraction at most this many milliseconds old (options.max_age; default 2 days, as Firecrawl's; 0 fetches anew). */
             maxAge?: number;
-            /** @description Refused when not empty: content is chosen by the main-content extractor, not by selectors. */
+            /** @description CSS selectors (options.include_selectors): content is looked for only inside the elements they match; at most 20 of 256 characters. Refused in crawls, which index each page's main content. */
             includeTags?: string[];
-            /** @description Refused when not empty: content is chosen by the main-content extractor, not by selectors. */
+            /** @description CSS selectors (options.exclude_selectors): the elements they match are removed before the main content is looked for; at most 20 of 256 characters. Refused in crawls, which index each page's main content. */
             excludeTags?: string[];
             /** @description Accepted and ignored: pages are not rendered (no JavaScript runs), so there is nothing to wait for. */
             waitFor?: number;
@@ -2890,9 +2890,9 @@ export interface components {
             timeout?: number;
             /** @description Serve a stored extraction at most this many milliseconds old (options.max_age; default 2 days, as Firecrawl's; 0 fetches anew). */
             maxAge?: number;
-            /** @description Refused when not empty: content is chosen by the main-content extractor, not by selectors. */
+            /** @description CSS selectors (options.include_selectors): content is looked for only inside the elements they match; at most 20 of 256 characters. Refused in crawls, which index each page's main content. */
             includeTags?: string[];
-            /** @description Refused when not empty: content is chosen by the main-content extractor, not by selectors. */
+            /** @description CSS selectors (options.exclude_selectors): the elements they match are removed before the main content is looked for; at most 20 of 256 characters. Refused in crawls, which index each page's main content. */
             excludeTags?: string[];
             /** @description Accepted and ignored: pages are not rendered (no JavaScript runs), so there is nothing to wait for. */
             waitFor?: number;
@@ -3953,12 +3953,12 @@ export interface components {
              */
             extract_images?: boolean;
             /**
-             * @description Whether to return the links of the main content.
+             * @description Whether to return the links of the main content (links) and, separately, the page's other links with where they sit (other_links).
              * @default false
              */
             extract_links?: boolean;
             /**
-             * @description Whether to drop navigation, advertising and other boilerplate.
+             * @description Whether to drop navigation, advertising and other boilerplate (false: the whole visible body, like options.only_main_content false).
              * @default true
              */
             clean_html?: boolean;
@@ -3992,7 +3992,7 @@ export interface components {
                 /** @description Obey the site's robots.txt for this fetch (EXTRACTION_FAILED when it disallows the URL); default: FETCH_RESPECT_ROBOTS. */
                 respect_robots?: boolean;
                 /**
-                 * @description Serve a stored extraction of the same URL (same clean_html) fetched at most this many seconds ago instead of fetching again; 0 always fetches.
+                 * @description Serve a stored extraction of the same URL (same clean_html and only_main_content, same selectors; with extract_links, one that kept the other links) fetched at most this many seconds ago instead of fetching again; 0 always fetches.
                  * @default 0
                  */
                 max_age?: number;
@@ -4011,6 +4011,15 @@ export interface components {
                  * @default false
                  */
                 pdf_page_markers?: boolean;
+                /** @description CSS selectors: content is looked for only inside the elements they match (the outermost, in page order), before main-content scoring; none matching fails with EXTRACTION_FAILED. A selector that does not parse is a 400 INVALID_PARAMETER naming it. */
+                include_selectors?: string[];
+                /** @description CSS selectors: the elements they match are removed from the page before main-content scoring (and from other_links). A selector that does not parse is a 400 INVALID_PARAMETER naming it. */
+                exclude_selectors?: string[];
+                /**
+                 * @description false: return the whole visible body (within include_selectors, less exclude_selectors) instead of its main content; the same as clean_html false.
+                 * @default true
+                 */
+                only_main_content?: boolean;
             };
         };
         /**
@@ -4095,6 +4104,21 @@ export interface components {
                 url: string;
                 /** @description Anchor text. */
                 text?: string;
+            }[];
+            /** @description The page's links outside the main content, one per URL (first anchor text), in page order, at most 2000; present when extract_links is true. */
+            other_links?: {
+                /**
+                 * Format: uri
+                 * @description Absolute URL of the link target (http, https or mailto).
+                 */
+                url: string;
+                /** @description Anchor text, or the alternative text of a linked picture; may be empty. */
+                text: string;
+                /**
+                 * @description The part of the page the link sits in: nav (menus, breadcrumbs, pagers, tables of contents), header, footer, aside (sidebars, widgets), related (related and recommended teasers), comments, body (anywhere else, e.g. link lists the content leaves out).
+                 * @enum {string}
+                 */
+                location: "nav" | "header" | "footer" | "aside" | "related" | "comments" | "body";
             }[];
             /** @description Estimated quality of the extraction, 0 to 1. */
             quality_score: number;

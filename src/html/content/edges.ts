@@ -27,8 +27,9 @@ const PROMOTION = /\b(?:sign up|subscribe|newsletters?|follow (?:us|him|her|me)|
 /** Characters (CJK weighted) a paragraph needs, with sentence punctuation, to count as prose. */
 const MIN_PROSE = 20;
 
-export function trimEdges(blocks: readonly Block[]): Block[] {
-  const kinds = blocks.map(kindOf);
+export function trimEdges(blocks: readonly Block[], linkRich = false): Block[] {
+  // In a link collection (prune.ts isLinkRich) lists of links are the content, not "more stories".
+  const kinds = blocks.map((block) => (linkRich && isLinkBlock(block) ? Kind.Content : kindOf(block)));
   // A page without a single sentence (a timetable, a list of results) has no edges to find.
   const first = kinds.indexOf(Kind.Content);
   if (first === -1) return [...blocks];
@@ -36,6 +37,11 @@ export function trimEdges(blocks: readonly Block[]): Block[] {
   while (kinds[end] === Kind.Picture) end++;
   const lead = blocks.slice(0, first).filter((_, i) => kinds[i] === Kind.Picture);
   return [...lead, ...blocks.slice(first, end)];
+}
+
+/** A list, or a punctuated paragraph ("Reading: A, B."), whatever its share of links. */
+function isLinkBlock(block: Block): boolean {
+  return block.type === 'list' || (block.type === 'paragraph' && countText(texts(block.children).text).punctuation > 0);
 }
 
 function kindOf(block: Block): Kind {

@@ -40,7 +40,7 @@ const define = (hint: Hint, list: string): void => {
 };
 define(Hint.Comments, 'comment comments commentlist disqus respond replies reply discussion');
 define(Hint.Boilerplate, `
-  footer breadcrumb breadcrumbs pagination pager nav navbar navigation menu menubar skip
+  footer breadcrumb breadcrumbs pagination pager nav navbar navigation menu menubar
   share sharing sharebar social sociable follow newsletter newsletters subscribe subscription signup
   related recommended recommendations recommendation recirculation trending popular mostread
   outbrain taboola zergnet cookie cookies consent gdpr byline dateline copyright disclaimer login
@@ -70,7 +70,7 @@ const TRAILING_WORDS = new Map<string, Hint>([
  * A class name with one of these words describes a state or a style of the page ("no-sidebars",
  * "has-section-nav", "header-style-2", "modal-enabled", "non-ad-column"), not what the element is.
  */
-const MODIFIERS = new Set([
+export const MODIFIERS = new Set([
   'no', 'non', 'not', 'has', 'have', 'with', 'without', 'w', 'is', 'enable', 'enabled', 'disabled', 'use',
   'show', 'style', 'type', 'layout', 'lay', 'theme', 'template', 'color', 'font', 'size', 'width', 'loaded',
   'fixed', 'sticky', 'first', 'second', 'one', 'two', 'left', 'right', 'full', 'boxed', 'dark', 'light',
@@ -96,7 +96,7 @@ const ROLE_HINTS = new Map<string, Hint>([
 ]);
 
 /** Splits `relatedStories__item-2` into related, stories, item, 2 (lower case). */
-function words(value: string): string[] {
+export function words(value: string): string[] {
   return value
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .toLowerCase()

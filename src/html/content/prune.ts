@@ -33,6 +33,18 @@ const KEEP_SHARE = 0.3;
  * it is sentences around their links (a news roundup, "10 things you need to know").
  */
 const LINK_LIST_OWN_TEXT = 40;
+/**
+ * Share of a container's text inside links from which the container is a link collection (a
+ * roundup, a newsletter, an annotated list of tools): its link lists are what it is made of, not
+ * furniture. News articles link well under a fifth of their text; roundups half of it.
+ */
+const LINK_RICH = 0.35;
+
+/** Whether the container is made of links (LINK_RICH): then link lists and link-dense paragraphs are its content. */
+export function isLinkRich(stats: TextStats, container: number): boolean {
+  const chars = stats.chars[container]!;
+  return chars > 0 && stats.linkChars[container]! >= LINK_RICH * chars;
+}
 
 export function boilerplateFilter(stats: TextStats, scores: Scores, container: number, headline: number): (element: Element) => boolean {
   const leading = beforeHeadline(stats, scores, container, headline);
@@ -50,6 +62,7 @@ export function boilerplateFilter(stats: TextStats, scores: Scores, container: n
 
 function rules(stats: TextStats, scores: Scores, container: number, leading: Set<number>, strength: Strength): (i: number) => boolean {
   const containerProse = scores.proseChars[container]!;
+  const linkRich = isLinkRich(stats, container);
   return (i) => {
     if (i === container) return false;
     const hint = scores.hint[i]!;
@@ -62,6 +75,7 @@ function rules(stats: TextStats, scores: Scores, container: number, leading: Set
     if (hint >= Hint.MaybeBoilerplate && minor) return true;
     if (strength === Strength.HintsOnly) return false;
     if (scores.teasers[i]! >= TEASER_HEADLINES && minor) return true;
+    if (linkRich) return false;
     // Link lists (menus, related links, tag clouds); a link inside a paragraph belongs to it.
     const chars = stats.chars[i]!;
     const linkChars = stats.linkChars[i]!;

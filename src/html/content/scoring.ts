@@ -37,10 +37,15 @@ export interface Ranking {
 
 /** Prose under content markup (article, itemprop=articleBody) counts this much more. */
 const CONTENT_BOOST = 1.25;
-/** Table cells are judged by their table: a data table of short cells is content, not labels. */
-const NEUTRAL = new Set(['td', 'th']);
+/**
+ * Table cells are judged by their table, terms and definitions by their list: a data table or a
+ * parameter list of short entries is content, not labels.
+ */
+const NEUTRAL = new Set(['td', 'th', 'dt', 'dd']);
 /** Characters (CJK weighted) from which a punctuated block is prose whatever its tag. */
 const LONG_BLOCK = 70;
+/** Characters of a block's own text outside its links (a word: "Reading:", "and") with which a sentence end weaves its links into a sentence. */
+const WOVEN_OWN_TEXT = 5;
 const ELLIPSIS = /(?:…|\.\.\.|\[…\]|\[\.\.\.\])\s*$/;
 
 export function scoreElements(stats: TextStats): Scores {
@@ -114,13 +119,21 @@ function textBlockValue(stats: TextStats, i: number, linkedHeading: boolean): nu
   // A linked headline is the mark of a teaser (related stories, listings), a plain one a section title.
   if (HEADING_LEVEL.has(element.name)) return linkedHeading ? -Math.max(50, chars) : 0;
   const linkDensity = stats.inlineLinkChars[i]! / chars;
-  if (linkDensity > 0.5) return -chars;
   // CJK text packs a word into a character or two: weigh it so a CJK sentence counts like a Latin one.
   const wide = stats.inlineWide[i]!;
   const length = chars + 2 * wide;
-  const punctuated = stats.inlinePunctuation[i]! > 0;
+  // Preformatted text is code or a transcript someone laid out: content, however short and unpunctuated.
+  if (element.name === 'pre') return length * (1 - linkDensity);
   const sentence = stats.inlineWords[i]! >= 4 || wide >= 8;
-  if (punctuated && (length >= LONG_BLOCK || (element.name === 'p' && sentence))) return length * (1 - 1.5 * linkDensity);
+  const ends = stats.inlineStops[i]! > 0;
+  // Links woven into a sentence ("Three releases landed: A, B and C.") are references, not a menu.
+  const woven = ends && chars - stats.inlineLinkChars[i]! >= WOVEN_OWN_TEXT;
+  if (linkDensity > 0.5 && !woven) return -chars;
+  const prose = length * (1 - (woven ? 1 : 1.5) * linkDensity);
+  const punctuated = stats.inlinePunctuation[i]! > 0;
+  if (punctuated && (length >= LONG_BLOCK || (element.name === 'p' && sentence))) return prose;
+  // A complete sentence is prose in any block: a list item, a definition, a forum reply in a <div>.
+  if (ends && sentence) return prose;
   if (length >= LONG_BLOCK) return length * 0.3;
   return NEUTRAL.has(element.name) ? 0 : -Math.min(chars, 20);
 }
