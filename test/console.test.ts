@@ -131,7 +131,7 @@ describe('console in a browser', function () {
 
   async function signInWithKey(page: Page, key: string): Promise<void> {
     await page.goto(`${base}/console`);
-    await page.getByLabel('API key').fill(key);
+    await page.getByLabel('API key', { exact: true }).fill(key);
     await page.getByRole('button', { name: 'Sign in with the key' }).click();
     await page.getByRole('navigation', { name: 'Console' }).waitFor();
   }
@@ -185,7 +185,7 @@ describe('console in a browser', function () {
     await checkAccessibility(page, 'sign-in');
     await screenshot(page, 'sign-in');
 
-    await page.getByLabel('API key').fill('sev_live_not_a_real_key_000000000000000');
+    await page.getByLabel('API key', { exact: true }).fill('sev_live_not_a_real_key_000000000000000');
     await page.getByRole('button', { name: 'Sign in with the key' }).click();
     await page.getByRole('alert').filter({ hasText: 'INVALID_API_KEY' }).waitFor();
 
@@ -209,10 +209,10 @@ describe('console in a browser', function () {
     await checkAccessibility(page, 'keys');
 
     const expires = new Date(Date.now() + 2 * 86_400_000);
-    await page.getByLabel('Name').fill('ci scoped');
-    await page.getByLabel('Scoped: only the scopes chosen').check();
+    await page.getByLabel('Name', { exact: true }).fill('ci scoped');
+    await page.getByLabel('Scoped: only the scopes chosen', { exact: true }).check();
     await page.getByRole('checkbox', { name: 'monitor' }).check();
-    await page.getByLabel('Expires (optional)').fill(localInput(expires));
+    await page.getByLabel('Expires (optional)', { exact: true }).fill(localInput(expires));
     await page.getByLabel(/^Rate limit per minute/).fill('7');
     await page.getByRole('button', { name: 'Create the key' }).click();
     const secretBox = page.getByTestId('secret-once');
@@ -226,7 +226,9 @@ describe('console in a browser', function () {
     expect(whoami.status, JSON.stringify(whoami.json)).to.equal(200);
     expect(whoami.json.data.permissions).to.deep.equal(['monitor']);
     expect(whoami.json.data.rate_limit).to.equal(7);
-    expect(Date.parse(whoami.json.data.expires_at)).to.equal(Date.parse(`${localInput(expires)}:00Z`));
+    const made = (await call(base, `/v1/auth/keys/${whoami.json.data.key_id}`)).json.data;
+    expect(made).to.include({ name: 'ci scoped', type: 'scoped', rate_limit: 7 });
+    expect(Date.parse(made.expires_at)).to.equal(Date.parse(`${localInput(expires)}:00Z`));
     expect((await call(base, '/v1/usage', { key: secret })).status).to.equal(200);
     const outside = await call(base, '/v1/search', { key: secret, body: { query: 'solar panels' } });
     expect(outside.status).to.equal(403);
@@ -263,21 +265,22 @@ describe('console in a browser', function () {
     }
 
     // A revocation at a time: the key works until then, and the page says when it stops.
-    await page.getByLabel('Name').fill('ci later');
+    await page.getByLabel('Name', { exact: true }).fill('ci later');
+    await page.getByLabel('Standard: every scope', { exact: true }).check();
     await page.getByRole('button', { name: 'Create the key' }).click();
     const later = await page.getByLabel('Secret', { exact: true }).inputValue();
     await page.getByRole('button', { name: 'I have copied it' }).click();
     const at = new Date(Date.now() + 3_600_000);
     await page.getByRole('button', { name: 'Revoke ci later…' }).click();
-    await page.getByLabel('At a time').check();
-    await page.getByLabel('Revoke at').fill(localInput(at));
+    await page.getByLabel('At a time', { exact: true }).check();
+    await page.getByLabel('Revoke at', { exact: true }).fill(localInput(at));
     await page.getByRole('button', { name: 'Schedule the revocation' }).click();
     const laterRow = page.locator('tr', { has: page.getByRole('rowheader', { name: 'ci later' }) });
     await laterRow.filter({ hasText: 'revokes at' }).waitFor();
-    const record = (await call(base, '/v1/auth/whoami', { key: later })).json.data;
-    expect(record.key_id ?? record.id).to.be.a('string');
-    const listed = (await call(base, `/v1/auth/keys?account_id=${accountId}&limit=100`)).json.data.items.find((k: any) => k.name === 'ci later');
-    expect(Date.parse(listed.revoke_at)).to.equal(Date.parse(`${localInput(at)}:00Z`));
+    const stillWorks = await call(base, '/v1/auth/whoami', { key: later });
+    expect(stillWorks.status, 'a key revoked later works until then').to.equal(200);
+    const scheduled = (await call(base, `/v1/auth/keys/${stillWorks.json.data.key_id}`)).json.data;
+    expect(Date.parse(scheduled.revoke_at)).to.equal(Date.parse(`${localInput(at)}:00Z`));
     await screenshot(page, 'keys');
   });
 
@@ -313,8 +316,8 @@ describe('console in a browser', function () {
     await checkAccessibility(page, 'usage');
     await screenshot(page, 'usage');
 
-    await page.getByLabel('Period').selectOption('month');
-    await page.locator('#chart-requests svg > title').filter({ hasText: 'per day' }).waitFor();
+    await page.getByLabel('Period', { exact: true }).selectOption('month');
+    await page.locator('#chart-requests svg > title').filter({ hasText: 'per day' }).waitFor({ state: 'attached' });
     expect(await figures.locator('[data-figure="errors"]').textContent()).to.equal('3');
   });
 
@@ -327,7 +330,7 @@ describe('console in a browser', function () {
     await signInWithKey(page, adminKey);
     await openPage(page, 'Audit log');
     await page.getByTestId('audit-table').waitFor();
-    await page.getByLabel('Request ID').fill(requestId);
+    await page.getByLabel('Request ID', { exact: true }).fill(requestId);
     await page.getByRole('button', { name: 'Apply the filters' }).click();
     await page.getByTestId('audit-range').filter({ hasText: 'of 1,' }).waitFor();
     const rows = page.getByTestId('audit-table').locator('tbody tr');
@@ -341,8 +344,8 @@ describe('console in a browser', function () {
     await screenshot(page, 'audit');
 
     // Every request of the account, ten a page: the second page starts at the eleventh.
-    await page.getByLabel('Request ID').fill('');
-    await page.getByLabel('Per page').selectOption('10');
+    await page.getByLabel('Request ID', { exact: true }).fill('');
+    await page.getByLabel('Per page', { exact: true }).selectOption('10');
     await page.getByRole('button', { name: 'Apply the filters' }).click();
     await page.getByTestId('audit-range').filter({ hasText: 'Requests 1–10 of' }).waitFor();
     await page.getByRole('button', { name: 'Older' }).click();
@@ -354,7 +357,9 @@ describe('console in a browser', function () {
   it('shows alerts, the team and the SSO settings, each keyboard-reachable and accessible', async () => {
     const page = await newPage();
     await signInWithKey(page, adminKey);
-    // The navigation is reachable with the keyboard alone: skip link first, then the pages.
+    // The navigation is reachable with the keyboard alone: on a page loaded afresh, the skip link first, then the pages.
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Keys' }).waitFor();
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).to.equal('Skip to content');
     for (const [name, shot] of [['Alerts', 'alerts'], ['Team', 'team'], ['Single sign-on', 'sso']] as const) {
@@ -376,7 +381,7 @@ describe('console in a browser', function () {
   it('signs a member in through SSO with a signed assertion, showing the pages of its role', async () => {
     const page = await newPage();
     await page.goto(`${base}/console/sign-in?account=${accountId}`);
-    expect(await page.getByLabel('Account ID').inputValue()).to.equal(accountId);
+    expect(await page.getByLabel('Account ID', { exact: true }).inputValue()).to.equal(accountId);
     await page.getByRole('button', { name: 'Sign in with SSO' }).click();
     await page.waitForURL(`${base}/console/keys`);
     await page.getByRole('heading', { level: 1, name: 'Keys' }).waitFor();

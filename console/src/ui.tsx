@@ -29,10 +29,19 @@ export function Link(props: { href: string; children: ComponentChildren; current
   );
 }
 
-/** A page's heading, focused when the page opens so that keyboard and screen-reader users start there. */
+/** Whether a page of this load has been shown: the first starts at the top of the document as any page does. */
+let pageShown = false;
+
+/**
+ * A page's heading. When the console moves to another page without a reload, focus moves to it,
+ * so that keyboard and screen-reader users start there rather than on the link they left.
+ */
 export function PageTitle(props: { children: ComponentChildren }) {
   const ref = useRef<HTMLHeadingElement>(null);
-  useEffect(() => ref.current?.focus(), []);
+  useEffect(() => {
+    if (pageShown) ref.current?.focus();
+    pageShown = true;
+  }, []);
   return <h1 tabIndex={-1} ref={ref}>{props.children}</h1>;
 }
 

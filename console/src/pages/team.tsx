@@ -55,10 +55,10 @@ function TeamSection(props: { team: Team }) {
   const load = async () => {
     const [memberList, invitationList] = await Promise.all([
       api<List<Member>>('GET', `${base}/members?limit=100`),
-      api<List<Invitation>>('GET', `${base}/invitations?status=pending`),
+      api<List<Invitation>>('GET', `${base}/invitations?limit=100`),
     ]);
     setMembers(memberList.items);
-    setInvitations(invitationList.items);
+    setInvitations(invitationList.items.filter((invitation) => invitation.status === 'pending'));
   };
   useEffect(() => void load().catch(setError), []);
 
