@@ -7,7 +7,7 @@
  *   node dist/scripts/build-console.js        (the last step of npm run build)
  */
 import { build } from 'esbuild';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { PROJECT_ROOT } from '../src/paths.js';
@@ -15,6 +15,8 @@ import { PROJECT_ROOT } from '../src/paths.js';
 const source = path.join(PROJECT_ROOT, 'console', 'src');
 const out = path.join(PROJECT_ROOT, 'dist', 'console');
 const assets = path.join(out, 'assets');
+// Bundles of an earlier build would linger under names nothing points to: start empty.
+rmSync(out, { recursive: true, force: true });
 mkdirSync(assets, { recursive: true });
 
 const result = await build({
