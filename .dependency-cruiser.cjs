@@ -9,6 +9,9 @@
  *   domain         html, text, ranking, stance, summary, pdf: pure code, no I/O, no threads
  *   infrastructure storage, fetch, queue, redis, metrics, log, net, schema, errors; and src/pool, which
  *                  runs domain code in threads and knows its tasks by type only
+ *
+ * Apart from the layers: console/src, the browser console (Preact), bundled by scripts/build-console.ts
+ * into dist/console and served as files. It and the server never import each other.
  */
 const DOMAIN = '^src/(html|text|ranking|stance|summary|pdf)/';
 const FEATURES = '^src/(alerts|auth|cache|compat|crawl|extract|index|monitor|notify|page|render|search|sso|summarize|teams|usage|validate)/';
@@ -108,6 +111,27 @@ module.exports = {
       comment: 'The typed client is for code that calls the API as a client does: the command line and the MCP server. The service itself calls its services, not its own HTTP API.',
       from: { path: '^src/', pathNot: ['^src/cli/', '^src/mcp/'] },
       to: { path: '^clients/' },
+    },
+    {
+      name: 'console-is-front-end',
+      severity: 'error',
+      comment: 'console/src runs in the browser and talks to the service over its HTTP API only (console/src/api.ts): it never imports server, worker, test, script or client code.',
+      from: { path: '^console/' },
+      to: { path: '^(src|workers|test|bench|scripts|clients)/' },
+    },
+    {
+      name: 'console-bundles-preact-only',
+      severity: 'error',
+      comment: 'Everything the console imports is bundled and served by the service: Preact and its own files, no Node built-in (it would not run in a browser) and no other package unless chosen on purpose (docs/console.md: the bundle size is reported).',
+      from: { path: '^console/' },
+      to: { pathNot: ['^console/', 'node_modules/preact/'] },
+    },
+    {
+      name: 'server-not-to-console',
+      severity: 'error',
+      comment: 'The service serves the console as built files (dist/console, src/http/console-assets.ts); no server, worker, test or benchmark code imports its sources.',
+      from: { path: '^(src|workers|test|bench|scripts|clients)/' },
+      to: { path: '^console/' },
     },
     {
       name: 'migrations-are-frozen',

@@ -18,6 +18,8 @@ import { audit } from './middleware/audit.js';
 import { usage } from './middleware/usage.js';
 import { ROUTES } from './routes/index.js';
 import { routeInput } from './route-input.js';
+import { consoleAssets } from './console-assets.js';
+import { CONSOLE_DIR } from '../paths.js';
 
 /**
  * The HTTP edge. Middleware order, outermost first, and why:
@@ -30,18 +32,21 @@ import { routeInput } from './route-input.js';
  *  5. address limit the X-RateLimit-* headers of the caller's address on every response that no
  *                   key's window describes (refused before authentication, public routes)
  *  6. https guard   client address, scheme and Host; plain HTTP is refused before the body is read
- *  7. route match   404 and 405 before authentication, and the route known to later stages
- *  8. body          JSON only, 10 MB, syntax errors located, at most 64 levels deep, well-formed Unicode
- *  9. authenticate  key (or console session cookie, with its CSRF token on changes) → principal;
+ *  7. console       the console's page and bundles under /console (console-assets.ts): no key, no
+ *                   body, their own Content-Security-Policy; the API calls they make go through
+ *                   everything below like any other
+ *  8. route match   404 and 405 before authentication, and the route known to later stages
+ *  9. body          JSON only, 10 MB, syntax errors located, at most 64 levels deep, well-formed Unicode
+ * 10. authenticate  key (or console session cookie, with its CSRF token on changes) → principal;
  *                   failures counted per client address
- * 10. rate limit    per key over one minute, shared through Redis, X-RateLimit-* headers (so every
+ * 11. rate limit    per key over one minute, shared through Redis, X-RateLimit-* headers (so every
  *                   response to a known key carries them, a 403 included)
- * 11. authorize     the route's permission
- * 12. usage         last_used_at; daily and monthly quotas on metered endpoints
- * 13. handler       the input validated against the route's schemas (route-input.ts), then the
- *                   handler of the route stage 7 matched
+ * 12. authorize     the route's permission
+ * 13. usage         last_used_at; daily and monthly quotas on metered endpoints
+ * 14. handler       the input validated against the route's schemas (route-input.ts), then the
+ *                   handler of the route stage 8 matched
  */
-/** What the router would run for a route: never called, as stage 13 calls the handler itself. */
+/** What the router would run for a route: never called, as stage 14 calls the handler itself. */
 const UNUSED = (): never => {
   throw new Error('routes are dispatched by the app, not by the router');
 };
@@ -54,7 +59,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   for (const route of ROUTES) {
     byName.set(route.operationId, route);
     handlers.set(route, (ctx) => route.handler(ctx, routeInput(route, ctx), deps.services));
-    // The router only matches (route match, stage 7); the last stage calls the matched route's handler.
+    // The router only matches (route match, stage 8); the last stage calls the matched route's handler.
     router.register(route.path, [route.method], UNUSED, { name: route.operationId });
   }
 
@@ -66,6 +71,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const addressLimit = new AddressLimit(deps.redis, deps.config.queuePrefix, deps.config.authFailuresPerMinute);
   app.use(addressLimitHeaders(addressLimit));
   app.use(httpsGuard(deps.config.requireHttps, parseRanges(deps.config.trustedProxies)));
+  app.use(consoleAssets(CONSOLE_DIR));
   app.use(routeMatch(router, byName));
   for (const middleware of body(deps.config.maxBodyBytes)) app.use(middleware);
   app.use(authenticate(deps.authenticator, deps.sessions, addressLimit));

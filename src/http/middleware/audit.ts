@@ -9,6 +9,11 @@ import { newRequestId } from './request-id.js';
 /** Orchestrator probes and the Prometheus scrape: every few seconds, and nobody's request. */
 const UNAUDITED = new Set(['/livez', '/readyz', '/metrics']);
 
+/** The console's page and bundles are files, not requests of anybody's: its API calls are audited. */
+function isConsoleFile(path: string): boolean {
+  return path === '/console' || path.startsWith('/console/');
+}
+
 /** The status of a request whose client closed the connection before its answer (nginx's "client closed request"). */
 const CLIENT_CLOSED_REQUEST = 499;
 
@@ -33,7 +38,7 @@ interface ErrorBody {
  */
 export function audit(capture: AuditCapture, region: string): Middleware<AppState> {
   return async (ctx, next) => {
-    if (UNAUDITED.has(ctx.path)) return next();
+    if (UNAUDITED.has(ctx.path) || isConsoleFile(ctx.path)) return next();
     let abandoned = false;
     const onClose = () => {
       abandoned = true;
