@@ -39,6 +39,19 @@ describe('migrations', () => {
     expect(await migrateToLatest(storage.db)).to.deep.equal(applied);
   });
 
+  it('runs a migration named before the newest one the database ran (branches merged in any order)', async () => {
+    await migrateToLatest(storage.db);
+    // As if the notification deliveries had landed from their branch after later-named migrations
+    // had run (teams' 20261125T1400 was merged after 20261126T1000): undone and forgotten.
+    const name = '20261125T1200-notification-deliveries';
+    const deliveries = await import('../src/storage/migrations/20261125T1200-notification-deliveries.js');
+    await deliveries.down(storage.db as never);
+    await sql`DELETE FROM schema_migrations WHERE name = ${name}`.execute(storage.db);
+    expect(await tables(storage)).not.to.include('notification_deliveries');
+    expect(await migrateToLatest(storage.db)).to.deep.equal([name]);
+    expect(await tables(storage)).to.deep.equal(ALL_TABLES);
+  });
+
   it('migrates once when several processes start at the same time', async () => {
     for (let i = 0; i < 3; i++) await migrateDown(storage.db);
     const results = await Promise.all([migrateToLatest(storage.db), migrateToLatest(storage.db), migrateToLatest(storage.db)]);

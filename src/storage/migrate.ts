@@ -15,6 +15,11 @@ function migrator(db: AnyDb): Migrator {
     // Each process of a fleet may start at once; Kysely serialises them with a lock in the database.
     migrationTableName: 'schema_migrations',
     migrationLockTableName: 'schema_migrations_lock',
+    // Branches land in any order: a migration named before one a database already ran (teams'
+    // 20261125T1400 merged after 20261126T1000) is run then, instead of refusing to start with
+    // "corrupted migrations". Migrations touch tables of their own, so their order between
+    // branches does not matter; within a branch their names keep it.
+    allowUnorderedMigrations: true,
   });
 }
 
