@@ -99,7 +99,8 @@ export class BrowserPool {
   async withContext<T>(signal: AbortSignal, use: (lease: Lease) => Promise<T>): Promise<T> {
     await this.slots.acquire(signal);
     try {
-      const { browser } = await this.browser();
+      const running = await this.browser();
+      const { browser } = running;
       const context = await browser.newContext({
         userAgent: this.options.userAgent,
         // Service workers fetch outside request interception; downloads write to disk.
@@ -108,7 +109,7 @@ export class BrowserPool {
       }).catch(async (error: unknown) => {
         // A call's failure can come a turn before the 'disconnected' that explains it.
         await new Promise((resolve) => setImmediate(resolve));
-        throw browser.isConnected() ? error : new BrowserGoneError();
+        throw running.retired || !browser.isConnected() ? new BrowserGoneError() : error;
       });
       this.options.metrics?.renderContextsInUse.inc();
       try {
@@ -120,11 +121,6 @@ export class BrowserPool {
     } finally {
       this.slots.release();
     }
-  }
-
-  /** The pid of the running browser, if one runs (the benchmark's memory figures). */
-  browserPid(): number | undefined {
-    return this.current?.pid;
   }
 
   async close(): Promise<void> {
