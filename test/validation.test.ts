@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ISO_COUNTRIES, isCountryCode } from '../src/schema/countries.js';
 import { ApiError } from '../src/errors/catalogue.js';
-import { schemaDocuments, validateBody, validateQuery } from '../src/schema/request-validator.js';
+import { compileEverySchema, schemaDocuments, validateBody, validateQuery } from '../src/schema/request-validator.js';
 
 /** The ApiError `fn` throws; fails the test when it throws nothing or something else. */
 function apiError(fn: () => unknown): ApiError {
@@ -30,6 +30,10 @@ const invalid = (parameter: string, reason: string, provided?: unknown) => ({
 });
 
 describe('validation', () => {
+  it('compiles every schema in strict mode, for bodies and for query strings (a start compiles each on first use only)', () => {
+    expect(() => compileEverySchema()).to.not.throw();
+  });
+
   describe('schemas', () => {
     it('loads every schema under its file name', () => {
       const documents = schemaDocuments();
@@ -230,7 +234,7 @@ describe('validation', () => {
         extract_images: false,
         extract_links: false,
         clean_html: true,
-        options: { timeout: 15, preserve_formatting: false, min_content_length: 0, max_age: 0, pdf_page_markers: false },
+        options: { timeout: 15, preserve_formatting: false, min_content_length: 0, max_age: 0, pdf_page_markers: false, only_main_content: true },
       });
     });
 

@@ -16,7 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import net from 'node:net';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import type { RenderConfig } from '../config.js';
 import type { Logger } from '../log/logger.js';
 import type { Metrics } from '../metrics/metrics.js';
@@ -151,6 +151,9 @@ export class BrowserPool {
     const marker = `--sev-render-browser=${randomUUID()}`;
     let browser: Browser;
     try {
+      // Loaded on the first render: playwright-core takes over half a second to import, which every
+      // API and worker process would otherwise pay at start whether it ever renders or not.
+      const { chromium } = await import('playwright-core');
       browser = await chromium.launch({
         executablePath: config.chromiumPath,
         headless: true,

@@ -13,7 +13,7 @@
  * its RENDER_PAGE_HEAP_MB) is tried once more in a new context, on a browser launched again if
  * need be; a second crash fails the page.
  */
-import { errors, type BrowserContext, type Page, type Request, type Route } from 'playwright-core';
+import type { BrowserContext, Page, Request, Route } from 'playwright-core';
 import type { LimitFunction } from 'p-limit';
 import type { Config } from '../config.js';
 import { ApiError } from '../errors/catalogue.js';
@@ -211,7 +211,8 @@ function documentHeaders(page: FetchedPage): Record<string, string> {
 
 function renderFailure(error: unknown, waitFor: WaitFor, timeoutMs: number): unknown {
   if (error instanceof ApiError) return error;
-  if (error instanceof errors.TimeoutError) {
+  // playwright-core's TimeoutError, told by name: the module is only loaded once a browser runs.
+  if (error instanceof Error && error.name === 'TimeoutError') {
     if (typeof waitFor === 'object') return failed(`the selector ${JSON.stringify(waitFor.selector)} did not appear within ${seconds(timeoutMs)}`);
     return failed(`the page did not finish loading within ${seconds(timeoutMs)} (wait_for: ${typeof waitFor === 'number' ? 'load' : waitFor})`);
   }
