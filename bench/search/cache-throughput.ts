@@ -44,6 +44,7 @@ import { startService } from '../../src/service.js';
 import { testEnv, TEST_KEY } from '../../test/helpers/service.js';
 import { closedLoop } from '../closed-loop.js';
 import { unlimitedPlan } from '../unlimited-plan.js';
+import { CACHED_DOCUMENTS, CACHED_QUERY } from './cached-corpus.js';
 import { percentile } from '../percentile.js';
 
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -102,8 +103,7 @@ function content(bytes: number): unknown {
   return { query: 'speed of light', summary: 'About 299,792 km/s [1].', results };
 }
 
-const QUERY = 'What is the speed of light?';
-await setup('POST', '/v1/cache/store', { query: QUERY, content: content(contentBytes), ttl: 86_400 }, secret);
+await setup('POST', '/v1/cache/store', { query: CACHED_QUERY, content: content(contentBytes), ttl: 86_400 }, secret);
 
 interface Scenario {
   name: string;
@@ -124,10 +124,10 @@ interface Scenario {
 const scenario = (name: string, pool: Pool, method: string, url: string, headers: Record<string, string>, body?: string): Scenario =>
   ({ name, pool, method, path: url, headers, ...(body !== undefined ? { body } : {}), latencies: [], seconds: 0, cpuMicros: 0, bytes: 0 });
 
-const cacheQuery = scenario('GET /v1/cache/query (hit)', servicePool, 'GET', `/v1/cache/query?q=${encodeURIComponent(QUERY)}`, auth);
+const cacheQuery = scenario('GET /v1/cache/query (hit)', servicePool, 'GET', `/v1/cache/query?q=${encodeURIComponent(CACHED_QUERY)}`, auth);
 
 // POST /v1/search once it exists: a request without a key is 401 on a route, 404 off one.
-const searchBody = JSON.stringify({ query: QUERY, options: { enable_cache: true } });
+const searchBody = JSON.stringify({ query: CACHED_QUERY, options: { enable_cache: true } });
 const searchHeaders = { ...auth, 'content-type': 'application/json' };
 const probe = await request(servicePool, 'POST', '/v1/search', { 'content-type': 'application/json' }, searchBody);
 let search: Scenario | undefined;
@@ -135,13 +135,7 @@ if (probe.status !== 404) {
   // Indexing and the first (uncached) search run in workers: a worker process of its own for the
   // set-up only, closed before the runs so it takes no CPU from them.
   const workers = await startService(config, 'worker', createLogger(logLevel, 'worker'));
-  const documents = Array.from({ length: 10 }, (_, i) => ({
-    url: `https://physics.example.org/light/${i}`,
-    title: `The speed of light, part ${i}`,
-    content: `${'The speed of light in vacuum is exactly 299,792,458 metres per second, a defined constant since 1983. '.repeat(4)}`
-      + `Part ${i} explains how it was measured, from Rømer's eclipses of Io to Fizeau's toothed wheel and modern lasers.`,
-  }));
-  await setup('POST', '/v1/index/documents', { documents }, secret);
+  await setup('POST', '/v1/index/documents', { documents: CACHED_DOCUMENTS }, secret);
   // The warming request stores the answer; every later one is served from the cache.
   const warm = await request(servicePool, 'POST', '/v1/search', searchHeaders, searchBody);
   await workers.close();

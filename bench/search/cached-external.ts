@@ -19,6 +19,7 @@ import { freePort } from '../../test/helpers/free-port.js';
 import { spawnService } from '../../test/helpers/service-process.js';
 import { TEST_KEY } from '../../test/helpers/service.js';
 import { unlimitedPlan } from '../unlimited-plan.js';
+import { CACHED_DOCUMENTS, CACHED_QUERY } from './cached-corpus.js';
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -45,14 +46,8 @@ async function call(method: string, route: string, body: unknown, key = TEST_KEY
 
 const account = (await call('POST', '/v1/accounts', { name: 'bench-cache-external', plan: 'bench' })).data;
 const secret: string = (await call('POST', '/v1/auth/keys', { name: 'bench-cache-external', account_id: account.id })).data.key;
-const documents = Array.from({ length: 10 }, (_, i) => ({
-  url: `https://physics.example.org/light/${i}`,
-  title: `The speed of light, part ${i}`,
-  content: `${'The speed of light in vacuum is exactly 299,792,458 metres per second, a defined constant since 1983. '.repeat(4)}`
-    + `Part ${i} explains how it was measured, from Rømer's eclipses of Io to Fizeau's toothed wheel and modern lasers.`,
-}));
-await call('POST', '/v1/index/documents', { documents }, secret);
-const searchBody = { query: 'What is the speed of light?', options: { enable_cache: true } };
+await call('POST', '/v1/index/documents', { documents: CACHED_DOCUMENTS }, secret);
+const searchBody = { query: CACHED_QUERY, options: { enable_cache: true } };
 await call('POST', '/v1/search', searchBody, secret);
 const reference = await call('POST', '/v1/search', searchBody, secret);
 if (!JSON.stringify(reference).includes('"cache":{"hit":true')) {
