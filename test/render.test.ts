@@ -12,6 +12,7 @@ import fs from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { descendants } from '../src/render/process-memory.js';
 import { startCanary, type Canary } from './helpers/canary.js';
+import { appShell, storyScript } from './helpers/client-rendered.js';
 import { html, raw, startPageServer, type PageServer } from './helpers/page-server.js';
 import { expectSchema } from './helpers/response-schema.js';
 import { call, startTestService, type TestService } from './helpers/service.js';
@@ -23,22 +24,10 @@ const STORY = {
 };
 
 /** A create-react-app style shell: nothing to read until /app.js has fetched the story and written it. */
-const SHELL = `<!doctype html><html lang="en"><head><title>Harbour news</title><script defer src="/app.js"></script></head>
-<body><noscript>You need to enable JavaScript to run this app.</noscript><div id="root"></div></body></html>`;
+const SHELL = appShell('Harbour news', '/app.js');
 
 // Through a redirect: the browser is handed the 3xx and its next request is intercepted again.
-const APP_JS = `fetch('/api/old-story').then((r) => r.json()).then((story) => {
-  const article = document.createElement('article');
-  const title = document.createElement('h1');
-  title.textContent = story.title;
-  article.append(title);
-  for (const text of story.paragraphs) {
-    const p = document.createElement('p');
-    p.textContent = text;
-    article.append(p);
-  }
-  document.getElementById('root').append(article);
-});`;
+const APP_JS = storyScript("'/api/old-story'");
 
 /** Served as it is: an article in the HTML, and a script that would add a line if anyone ran it. */
 const STATIC_ARTICLE = `<!doctype html><html lang="en"><head><title>Ferry timetable</title><script src="/app.js" defer></script></head>

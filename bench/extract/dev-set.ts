@@ -11,6 +11,7 @@
  * --failures lists every missed and leaked snippet; --only limits the run to ids with that
  * prefix; --show prints one page's extracted text.
  */
+import { parseArgs } from 'node:util';
 import { JSDOM, VirtualConsole } from 'jsdom';
 import { Readability } from '@mozilla/readability';
 import { cleanHtml } from '../../src/html/clean-html.js';
@@ -68,13 +69,8 @@ function readability(page: DevPage): string {
 }
 
 function main(): void {
-  const args = process.argv.slice(2);
-  const option = (name: string): string | undefined => {
-    const at = args.indexOf(name);
-    return at === -1 ? undefined : args[at + 1];
-  };
-  const only = option('--only');
-  const show = option('--show');
+  const { values: args } = parseArgs({ options: { only: { type: 'string' }, show: { type: 'string' }, failures: { type: 'boolean' } } });
+  const { only, show } = args;
   const pages = loadDevSet().filter((page) => only === undefined || page.id.startsWith(only));
   const mine = pages.map((page) => judge(page, ours(page)));
   const theirs = pages.map((page) => judge(page, readability(page)));
@@ -93,7 +89,7 @@ function main(): void {
   for (const kind of groups((page) => page.kind)) row(`kind ${kind}`, (results) => results.filter((r) => r.page.kind === kind));
   for (const layout of groups((page) => page.layout)) row(`  ${layout}`, (results) => results.filter((r) => r.page.layout === layout));
 
-  if (args.includes('--failures')) {
+  if (args.failures) {
     for (const result of mine) {
       if (result.missed.length === 0 && result.leaked.length === 0) continue;
       console.log(`\n${result.page.id} (${result.page.kind}, ${result.page.layout})`);

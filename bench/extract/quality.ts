@@ -1,3 +1,4 @@
+import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { cleanHtml } from '../../src/html/clean-html.js';
 import { loadArticleBenchmark, type ArticlePage } from './data.js';
@@ -30,13 +31,9 @@ interface Scored {
 }
 
 function main(): void {
-  const args = process.argv.slice(2);
-  const option = (name: string): string | undefined => {
-    const at = args.indexOf(name);
-    return at === -1 ? undefined : args[at + 1];
-  };
-  const only = option('--only');
-  const worst = Number(option('--worst') ?? 0);
+  const { values: args } = parseArgs({ options: { only: { type: 'string' }, worst: { type: 'string' }, show: { type: 'boolean' } } });
+  const only = args.only;
+  const worst = Number(args.worst ?? 0);
   const all = loadArticleBenchmark();
   // The halves are fixed by position in the full id order, whatever --only selects.
   const position = new Map(all.map((page, i) => [page.id, i]));
@@ -83,7 +80,7 @@ function main(): void {
     for (const result of ranked) {
       const { counts, page } = result;
       console.log(`\n${page.id.slice(0, 12)}  F1=${pageF1(counts).toFixed(3)} P=${precision(counts).toFixed(3)} R=${recall(counts).toFixed(3)}  ${page.url}`);
-      if (args.includes('--show')) {
+      if (args.show) {
         console.log(`--- expected (${page.expected.length} chars)\n${page.expected}\n--- predicted (${result.predicted.length} chars)\n${result.predicted}`);
       }
     }

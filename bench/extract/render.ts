@@ -16,6 +16,7 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log/logger.js';
 import { descendants, treeMemoryMb } from '../../src/render/process-memory.js';
 import { startService } from '../../src/service.js';
+import { appShell, storyScript } from '../../test/helpers/client-rendered.js';
 import { raw, startPageServer } from '../../test/helpers/page-server.js';
 import { testEnv, TEST_KEY } from '../../test/helpers/service.js';
 import { percentile } from '../percentile.js';
@@ -40,22 +41,10 @@ function story(n: number, paragraphs = 8): { title: string; paragraphs: string[]
 const BUNDLE = [
   ...Array.from({ length: 6000 }, (_, i) => `function helper${i}(x){return (x*${i % 97}+${i % 13})%${(i % 89) + 2};}`),
   `const page = Number(location.pathname.split('/').pop());
-fetch('/api/story/' + page).then((r) => r.json()).then((story) => {
-  const article = document.createElement('article');
-  const title = document.createElement('h1');
-  title.textContent = story.title;
-  article.append(title);
-  for (const text of story.paragraphs) {
-    const p = document.createElement('p');
-    p.textContent = text;
-    article.append(p);
-  }
-  document.getElementById('root').append(article);
-});`,
+${storyScript("'/api/story/' + page")}`,
 ].join('\n');
 
-const SHELL = `<!doctype html><html lang="en"><head><title>App</title><script defer src="/bundle.js"></script></head>
-<body><noscript>You need to enable JavaScript to run this app.</noscript><div id="root"></div></body></html>`;
+const SHELL = appShell('App', '/bundle.js');
 
 const routes: Record<string, ReturnType<typeof raw>> = { '/bundle.js': raw(BUNDLE, { 'content-type': 'text/javascript' }) };
 for (let n = 0; n < pageCount; n++) {
