@@ -79,6 +79,21 @@ describe('rate limits and quotas', () => {
       await redis.del(...(await redis.keys(`${prefix}*`)));
     });
 
+    it('holds guessed invitation tokens to the same failure budget as guessed keys', async () => {
+      const prefix = `${service.config.queuePrefix}:authfail`;
+      const stale = await redis.keys(`${prefix}*`);
+      if (stale.length > 0) await redis.del(...stale);
+      const guesses = [];
+      for (let i = 0; i < 4; i++) guesses.push(await call(service.url, '/v1/invitations/accept', { body: { token: `guess-${i}` } }));
+      expect(guesses.map((r) => [r.status, r.json.error.code])).to.deep.equal([
+        [422, 'INVITATION_INVALID'], [422, 'INVITATION_INVALID'], [422, 'INVITATION_INVALID'], [429, 'RATE_LIMITED'],
+      ]);
+      expect(guesses.map((r) => r.headers.get('x-ratelimit-remaining'))).to.deep.equal(['2', '1', '0', '0']);
+      // A body the schema refuses is no guess: it is not counted.
+      expect((await call(service.url, '/v1/invitations/accept', { body: {} })).status).to.equal(400);
+      await redis.del(...(await redis.keys(`${prefix}*`)));
+    });
+
     it("sends the caller's address budget on every response no key's window describes", async () => {
       const prefix = `${service.config.queuePrefix}:authfail`;
       const stale = await redis.keys(`${prefix}*`);

@@ -129,6 +129,13 @@ describe('single sign-on (SAML 2.0)', function () {
       await expectRefused(await post(assertion({ signer: impostor })), 'invalid_signature');
     });
 
+    it('counts a refused assertion as a failed authentication of the address', async () => {
+      const first = await post(assertion({ signer: impostor }));
+      const second = await post(assertion({ signer: impostor }));
+      expect(first.headers.get('x-ratelimit-limit')).to.equal('60');
+      expect(Number(second.headers.get('x-ratelimit-remaining'))).to.equal(Number(first.headers.get('x-ratelimit-remaining')) - 1);
+    });
+
     it('refuses an assertion changed after it was signed', async () => {
       const tampered = assertion({ email: 'somebody@example.test', tamper: (xml) => xml.replace('somebody@example.test', memberEmail) });
       await expectRefused(await post(tampered), 'invalid_signature');

@@ -2,7 +2,7 @@
  * The OpenAPI 3.1 document of the service, built from the route table and the JSON Schemas the
  * requests are validated with, so that the documentation cannot drift from what is enforced.
  */
-import { ApiError, ERROR_CATALOGUE, ERROR_CODES } from '../errors/catalogue.js';
+import { ApiError, ERROR_CATALOGUE, ERROR_CODES, type ErrorCode } from '../errors/catalogue.js';
 import { schemaDocuments } from '../schema/request-validator.js';
 import { ERROR_CODE_HEADER, type VendorErrorFormat } from './vendor-format.js';
 
@@ -43,6 +43,12 @@ export interface RouteDoc {
   redirect?: boolean;
   /** Statuses of failures particular to the route, besides those its shape implies. */
   failures?: readonly number[];
+  /**
+   * The error a public route answers when the credential it is handed instead of a key (an SSO
+   * assertion, an invitation token) is refused: counted against the client address' failed
+   * authentications like a refused key (AUTH_FAILURES_PER_MINUTE), 429 past the budget.
+   */
+  credentialRefusal?: ErrorCode;
   /** A body field the key may be sent in, for clients that send it there (Tavily's `api_key`); headers win. */
   keyInBody?: string;
   /**
@@ -193,6 +199,7 @@ function errorStatuses(route: RouteDoc, mayBeMissing: boolean): number[] {
   // Any route: 403 HTTPS_REQUIRED; what the HTTP layer refuses (400 MALFORMED_REQUEST, 408, 431).
   const statuses = [400, 403, 408, 431, 500, 503];
   if (route.scope) statuses.push(401, 429);
+  else if (route.credentialRefusal) statuses.push(429);
   if (mayBeMissing) statuses.push(404);
   if (route.body) statuses.push(415, 422);
   for (const status of route.failures ?? []) if (!statuses.includes(status)) statuses.push(status);

@@ -8781,6 +8781,7 @@ export interface operations {
             408: components["responses"]["Error408"];
             415: components["responses"]["Error415"];
             422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
             431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
@@ -9030,6 +9031,7 @@ export interface operations {
             408: components["responses"]["Error408"];
             415: components["responses"]["Error415"];
             422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
             431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];

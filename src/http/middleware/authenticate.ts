@@ -1,9 +1,9 @@
-import type { Middleware } from 'koa';
+import type { Middleware, Next } from 'koa';
 import { KeyRefusal, type Authenticator } from '../../auth/authenticator.js';
 import type { Permission, Principal, Scope } from '../../auth/principal.js';
 import type { SessionService } from '../../auth/session-service.js';
 import { CSRF_HEADER, csrfMatches, SESSION_COOKIE } from '../../auth/sessions.js';
-import { ApiError } from '../../errors/catalogue.js';
+import { ApiError, type ErrorCode } from '../../errors/catalogue.js';
 import type { AppContext, AppState } from '../context.js';
 import type { AddressLimit } from './address-limit.js';
 
@@ -48,7 +48,7 @@ function requiredPermission(scope: string, method: string, qualifier: string | u
 export function authenticate(authenticator: Authenticator, sessions: SessionService, addressLimit: AddressLimit): Middleware<AppState> {
   return async (ctx, next) => {
     const route = ctx.state.route;
-    if (!route?.scope) return next();
+    if (!route?.scope) return route?.credentialRefusal ? credentialChecked(ctx, next, route.credentialRefusal, addressLimit) : next();
     let principal;
     try {
       const secret = presentedKey(ctx.get('Authorization'), ctx.get('X-API-Key')) ?? keyInBody(route.keyInBody, ctx.request.body);
@@ -56,23 +56,37 @@ export function authenticate(authenticator: Authenticator, sessions: SessionServ
       else principal = await sessionPrincipal(ctx, sessions);
     } catch (error) {
       if (error instanceof KeyRefusal) ctx.state.refusedKey = error.key;
-      if (error instanceof ApiError && error.status === 401) {
-        const result = await addressLimit.countFailure(ctx.state.clientIp);
-        if (result) {
-          // A refused key has no window of its own; the headers show the address' failure budget.
-          const now = Date.now();
-          ctx.set(addressLimit.headers(result.count, now));
-          if (result.exceeded) {
-            throw addressLimit.exceeded(result.count, now, ctx.state.clientIp);
-          }
-        }
-      }
+      if (error instanceof ApiError && error.status === 401) await countFailure(ctx, addressLimit);
       throw error;
     }
     // No child logger here: it would cost every request; the access log line names the principal.
     ctx.state.principal = principal;
     await next();
   };
+}
+
+/**
+ * A public route handed a credential of its own (an SSO assertion, an invitation token): its
+ * refusal counts as a failed authentication of the address, so guessing tokens there is held to
+ * the same budget as guessing keys.
+ */
+async function credentialChecked(ctx: AppContext, next: Next, refusal: ErrorCode, addressLimit: AddressLimit): Promise<void> {
+  try {
+    await next();
+  } catch (error) {
+    if (error instanceof ApiError && error.code === refusal) await countFailure(ctx, addressLimit);
+    throw error;
+  }
+}
+
+/** Counts a failed authentication of the client address; past its budget the failure becomes 429. */
+async function countFailure(ctx: AppContext, addressLimit: AddressLimit): Promise<void> {
+  const result = await addressLimit.countFailure(ctx.state.clientIp);
+  if (!result) return;
+  // A refused credential has no window of its own; the headers show the address' failure budget.
+  const now = Date.now();
+  ctx.set(addressLimit.headers(result.count, now));
+  if (result.exceeded) throw addressLimit.exceeded(result.count, now, ctx.state.clientIp);
 }
 
 /** The principal of the request's session cookie, its CSRF token checked on a change; MISSING_API_KEY without one. */

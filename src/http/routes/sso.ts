@@ -91,6 +91,7 @@ export const ssoAssertion: Route<{ SAMLResponse: string; RelayState?: string }> 
   body: 'sso-acs.request',
   media: ['text/html'],
   failures: [401],
+  credentialRefusal: 'SSO_ASSERTION_INVALID',
   async handler(ctx, { body }, services) {
     const { member, returnTo } = await services.sso.consume(ctx.params.account_id!, body, ctx.state.origin);
     const { token, session } = await services.sessions.startForMember(member, 'sso');

@@ -187,6 +187,7 @@ export const acceptInvitation: Route<{ token: string }> = {
   tag: 'Teams',
   body: 'invitation-accept.request',
   response: 'session.response',
+  credentialRefusal: 'INVITATION_INVALID',
   async handler(ctx, { body }, services) {
     const { member } = await services.teams.accept(body.token);
     const { token, session, view } = await services.sessions.startForMember(member, 'invitation');
