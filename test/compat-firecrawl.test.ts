@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { Firecrawl, SdkError } from '@mendable/firecrawl-js';
 import { call } from './helpers/service.js';
-import { html } from './helpers/page-server.js';
+import { appShell, storyScript } from './helpers/client-rendered.js';
+import { html, raw } from './helpers/page-server.js';
 import { articlePage, auditEntries, startCompatSite, type CompatSite } from './helpers/compat-site.js';
 
 /**
@@ -26,6 +27,9 @@ describe('compat: Firecrawl client', function () {
       '/docs/': html(articlePage({ path: '/docs/', title: 'Guide', paragraphs: [`The ${marker} guide in three parts.`] }, '<ul><li><a href="/docs/1">Part 1</a></li><li><a href="/docs/2">Part 2</a></li></ul>')),
       ...Object.fromEntries(pages.map((p) => [p.path, html(articlePage(p, p.path === '/docs/1' ? '<p><a href="/docs/2">Next</a> <a href="/tea">Tea</a></p>' : ''))])),
       '/robots.txt': html('User-agent: *\nAllow: /\n', 200, 'text/plain'),
+      '/app': html(appShell('Kiln log', '/app.js')),
+      '/app.js': raw(storyScript("'/api/story'"), { 'content-type': 'text/javascript' }),
+      '/api/story': raw(JSON.stringify({ title: 'Kiln log', paragraphs: [`The ${marker} kiln was fired to 1,240 degrees over nine hours and cooled slowly overnight.`] }), { 'content-type': 'application/json' }),
       '/sitemap.xml': (_req, res) => {
         res.writeHead(200, { 'content-type': 'application/xml' });
         res.end(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${['/docs/3', '/tea'].map((p) => `<url><loc>${s.url(p)}</loc></url>`).join('')}</urlset>`);
@@ -53,9 +57,18 @@ describe('compat: Firecrawl client', function () {
     expect(raw.metadata?.cacheState).to.equal('miss');
   });
 
+  it('renders a page a script writes when asked to wait for it (waitFor)', async () => {
+    const rendered = await firecrawl.scrape(s.url('/app'), { formats: ['markdown'], waitFor: 200, maxAge: 0 });
+    expect(rendered.markdown).to.include('fired to 1,240 degrees');
+    expect(rendered.warning).to.equal(undefined);
+    // Without waitFor the page is read as served (RENDER_DEFAULT never): a shell with nothing in it.
+    const served = await firecrawl.scrape(s.url('/app'), { formats: ['markdown'], maxAge: 0 }).then((page) => page.markdown, (e: unknown) => e);
+    expect(String(served instanceof SdkError ? served.message : served)).not.to.include('fired to 1,240 degrees');
+  });
+
   it('warns of what it ignores and refuses what it cannot honour, as SdkError', async () => {
-    const warned = await firecrawl.scrape(s.url('/coffee'), { formats: ['markdown'], waitFor: 500, maxAge: 0 });
-    expect(warned.warning).to.include('waitFor ignored');
+    const warned = await firecrawl.scrape(s.url('/coffee'), { formats: ['markdown'], mobile: true, maxAge: 0 });
+    expect(warned.warning).to.include('mobile ignored');
     expect(warned.metadata?.cacheState).to.equal('miss');
 
     const summary = await firecrawl.scrape(s.url('/tea'), { formats: ['summary'] }).then(() => undefined, (e: unknown) => e);

@@ -19,6 +19,7 @@ export interface FirecrawlScrapeOptions {
   excludeTags?: string[];
   headers?: Record<string, unknown>;
   actions?: unknown[];
+  waitFor?: number;
   [option: string]: unknown;
 }
 
@@ -41,7 +42,6 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 const MAX_TIMEOUT_S = 60;
 
 const IGNORED: Readonly<Record<string, string>> = {
-  waitFor: 'pages are not rendered, no JavaScript runs',
   mobile: 'pages are fetched one way',
   location: 'pages are fetched from where the service runs',
   proxy: 'no proxies',
@@ -85,7 +85,7 @@ export function scrapePlan(options: FirecrawlScrapeOptions, prefix = ''): Scrape
   const exclude = options.excludeTags ?? [];
   checkTags(include, exclude, name);
   if (asksFor(options.headers)) throw unsupported(name('headers'), 'requests carry the service\'s own headers', options.headers);
-  if (asksFor(options.actions)) throw unsupported(name('actions'), 'pages are not driven by a browser', options.actions);
+  if (asksFor(options.actions)) throw unsupported(name('actions'), 'rendered pages are read, not clicked or typed into', options.actions);
   const warnings = Object.entries(IGNORED).filter(([option]) => options[option] !== undefined).map(([option, reason]) => ignored(name(option), reason));
 
   const formats: ContentFormat[] = [];
@@ -101,6 +101,7 @@ export function scrapePlan(options: FirecrawlScrapeOptions, prefix = ''): Scrape
   const timeout = Math.min(MAX_TIMEOUT_S, Math.ceil(timeoutMs / 1000));
   if (timeoutMs > MAX_TIMEOUT_S * 1000) warnings.push(`${name('timeout')} ${timeoutMs} lowered to ${MAX_TIMEOUT_S * 1000}, the longest fetch`);
   const maxAge = Math.min(MAX_AGE_LIMIT_S, Math.floor((options.maxAge ?? DEFAULT_MAX_AGE_MS) / 1000));
+  const render = renderOf(options.waitFor, name, warnings);
   return {
     formats,
     warnings,
@@ -112,13 +113,27 @@ export function scrapePlan(options: FirecrawlScrapeOptions, prefix = ''): Scrape
       extract_links: formats.includes('links'),
       clean_html: options.onlyMainContent ?? true,
       options: {
-        timeout, preserve_formatting: false, min_content_length: 0, max_age: maxAge,
+        timeout, preserve_formatting: false, min_content_length: 0, max_age: maxAge, ...render,
         ...(include.length > 0 ? { include_selectors: include } : {}),
         ...(exclude.length > 0 ? { exclude_selectors: exclude } : {}),
       },
       ...(formats.includes('rawHtml') ? { raw_html: true } : {}),
     }),
   };
+}
+
+/** The longest wait options.wait_for allows, in milliseconds. */
+const MAX_WAIT_MS = 60_000;
+
+/**
+ * Firecrawl's waitFor, a delay before the page is read, asks for a page that a browser has run:
+ * it is rendered, and read that many milliseconds after its load event (within the time limit).
+ * Without it the server's RENDER_DEFAULT applies, as for POST /v1/extract.
+ */
+function renderOf(waitFor: number | undefined, name: (option: string) => string, warnings: string[]): { render?: 'always'; wait_for?: number } {
+  if (!waitFor) return {};
+  if (waitFor > MAX_WAIT_MS) warnings.push(`${name('waitFor')} ${waitFor} lowered to ${MAX_WAIT_MS}, the longest wait`);
+  return { render: 'always', wait_for: Math.min(waitFor, MAX_WAIT_MS) };
 }
 
 /** includeTags and excludeTags are CSS selectors: INVALID_PARAMETER naming the first that does not parse. */

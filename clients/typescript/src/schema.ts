@@ -2541,11 +2541,11 @@ export interface components {
             includeTags?: string[];
             /** @description CSS selectors (options.exclude_selectors): the elements they match are removed before the main content is looked for; at most 20 of 256 characters. */
             excludeTags?: string[];
-            /** @description Accepted and ignored: pages are not rendered (no JavaScript runs), so there is nothing to wait for. */
+            /** @description Milliseconds to wait after the page's load event before reading it: the page is rendered in the headless browser (options.render always, options.wait_for these milliseconds, at most 60000). 0 or absent: the server's RENDER_DEFAULT. */
             waitFor?: number;
             /** @description Refused when not empty: requests carry the service's own headers. */
             headers?: Record<string, never>;
-            /** @description Refused when not empty: pages are not driven by a browser. */
+            /** @description Refused when not empty: rendered pages are read, not clicked or typed into. */
             actions?: unknown[];
             /** @description Accepted and ignored: pages are fetched one way. */
             mobile?: unknown;
@@ -2831,11 +2831,11 @@ export interface components {
             includeTags?: string[];
             /** @description CSS selectors (options.exclude_selectors): the elements they match are removed before the main content is looked for; at most 20 of 256 characters. Refused in crawls, which index each page's main content. */
             excludeTags?: string[];
-            /** @description Accepted and ignored: pages are not rendered (no JavaScript runs), so there is nothing to wait for. */
+            /** @description Milliseconds to wait after the page's load event before reading it: the page is rendered in the headless browser (options.render always, options.wait_for these milliseconds, at most 60000). 0 or absent: the server's RENDER_DEFAULT. */
             waitFor?: number;
             /** @description Refused when not empty: requests carry the service's own headers. */
             headers?: Record<string, never>;
-            /** @description Refused when not empty: pages are not driven by a browser. */
+            /** @description Refused when not empty: rendered pages are read, not clicked or typed into. */
             actions?: unknown[];
             /** @description Accepted and ignored: pages are fetched one way. */
             mobile?: unknown;
@@ -2894,11 +2894,11 @@ export interface components {
             includeTags?: string[];
             /** @description CSS selectors (options.exclude_selectors): the elements they match are removed before the main content is looked for; at most 20 of 256 characters. Refused in crawls, which index each page's main content. */
             excludeTags?: string[];
-            /** @description Accepted and ignored: pages are not rendered (no JavaScript runs), so there is nothing to wait for. */
+            /** @description Milliseconds to wait after the page's load event before reading it: the page is rendered in the headless browser (options.render always, options.wait_for these milliseconds, at most 60000). 0 or absent: the server's RENDER_DEFAULT. */
             waitFor?: number;
             /** @description Refused when not empty: requests carry the service's own headers. */
             headers?: Record<string, never>;
-            /** @description Refused when not empty: pages are not driven by a browser. */
+            /** @description Refused when not empty: rendered pages are read, not clicked or typed into. */
             actions?: unknown[];
             /** @description Accepted and ignored: pages are fetched one way. */
             mobile?: unknown;
