@@ -43,6 +43,8 @@ describe('GET /v1/health', function () {
     expect(data.services.job_queue.depth.extract).to.include.keys('waiting', 'active', 'failed');
     expect(data.services.workers.alive).to.equal(1);
     expect(data.services.cpu_pool.threads).to.be.at.least(1);
+    // Chromium is installed here (.ci/run) and nothing has been rendered: no browser runs yet.
+    expect(data.services.renderer).to.deep.include({ status: 'healthy', available: true, workers: 1, workers_with_browser: 1, running: 0 });
     expect(data.regions.local).to.include.keys('status', 'latency', 'load');
     expect(data.recent_incidents).to.be.an('array');
     expectSchema('health.response', data);

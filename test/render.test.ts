@@ -16,6 +16,7 @@ import { appShell, storyScript } from './helpers/client-rendered.js';
 import { html, raw, startPageServer, type PageServer } from './helpers/page-server.js';
 import { expectSchema } from './helpers/response-schema.js';
 import { call, startTestService, type TestService } from './helpers/service.js';
+import { eventually } from './helpers/wait.js';
 
 const PROSE = 'The harbour authority published the new tide tables on Monday, and the ferry timetable follows them from next week. ';
 const STORY = {
@@ -232,6 +233,14 @@ describe('POST /v1/extract with options.render', function () {
     expect(metrics).to.match(/^sev_render_browser_restarts_total\{cause="crash",role="all"\} [1-9]/m);
     // And it goes on rendering.
     expect((await extract(`${site.url}/spa`, { render: 'always' })).status).to.equal(200);
+    // Health reports the running browser and its restart, from the worker's next heartbeat (the
+    // page's context is closed just after its answer).
+    const renderer = await eventually(async () => {
+      const reported = (await call(service.url, '/v1/health')).json.data.services.renderer;
+      return reported.contexts_in_use === 0 ? reported : undefined;
+    });
+    expect(renderer).to.deep.include({ status: 'healthy', available: true, workers: 1, workers_with_browser: 1, running: 1, contexts: 2, waiting: 0 });
+    expect(renderer.restarts).to.be.at.least(1);
   });
 
   it('fails a page that fills its renderer\'s heap after one retry, and renders the next page', async () => {
@@ -268,6 +277,12 @@ describe('POST /v1/extract with options.render and no browser installed', () => 
   });
 
   const extract = (url: string, options: Record<string, unknown>) => call(service.url, '/v1/extract', { body: { url, format: 'text', options } });
+
+  it('is healthy without a browser, saying rendering is not available', async () => {
+    const health = (await call(service.url, '/v1/health')).json.data;
+    expect(health.status).to.equal('healthy');
+    expect(health.services.renderer).to.deep.include({ status: 'healthy', available: false, workers: 1, workers_with_browser: 0, running: 0 });
+  });
 
   it('answers render "always" with 503 naming the missing browser', async () => {
     const res = await extract(`${site.url}/spa`, { render: 'always' });
@@ -314,5 +329,20 @@ describe('POST /v1/extract with options.render and a browser over RENDER_BROWSER
     expect(res.json.error.details.reason).to.equal('the browser went away twice while rendering the page (killed, crashed, or restarted past RENDER_BROWSER_MAX_MB)');
     const metrics = await (await fetch(`${service.url}/metrics`)).text();
     expect(metrics).to.match(/^sev_render_browser_restarts_total\{cause="memory",role="all"\} [2-9]/m);
+  });
+});
+
+describe('GET /v1/health with RENDER_DEFAULT always and no browser installed', () => {
+  let service: TestService;
+  before(async () => {
+    service = await startTestService({ CHROMIUM_PATH: '/nonexistent/chromium', RENDER_DEFAULT: 'always' });
+  });
+  after(() => service?.close());
+
+  it('reports the renderer unhealthy: every plain extraction needs the browser it lacks', async () => {
+    const health = (await call(service.url, '/v1/health')).json.data;
+    expect(health.status).to.equal('unhealthy');
+    expect(health.services.renderer).to.deep.include({ status: 'unhealthy', available: false });
+    expect(health.services.renderer.error).to.include('RENDER_DEFAULT');
   });
 });

@@ -109,6 +109,7 @@ export function startWorkers(deps: WorkerDeps): RunningWorkers {
     concurrency: deps.config.workerConcurrency,
     active_jobs: counter.active,
     pool: deps.pool.stats(),
+    browser: browsers.stats(),
   }));
 
   return {

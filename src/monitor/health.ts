@@ -100,6 +100,38 @@ function meanSeconds(sumUs: number, count: number): number | null {
   return count > 0 ? Math.round(sumUs / count) / 1e6 : null;
 }
 
+/**
+ * The headless browsers of the live extract workers, from their heartbeats. Rendering is
+ * optional: without a browser anywhere the component is healthy but `available: false`, unless
+ * a worker renders every page by default (RENDER_DEFAULT=always), which it then cannot. Degraded
+ * while some extract workers have no browser (the renders they take fail) or one would not start.
+ */
+function rendererComponent(now: string, workers: readonly WorkerStatus[]): ComponentHealth {
+  const browsers = workers.filter((w) => w.status === 'alive' && w.queues.includes('extract') && w.browser).map((w) => w.browser!);
+  const installed = browsers.filter((b) => b.installed);
+  const figures = {
+    available: installed.length > 0,
+    workers: browsers.length,
+    workers_with_browser: installed.length,
+    running: browsers.filter((b) => b.running).length,
+    contexts: installed.reduce((sum, b) => sum + b.contexts, 0),
+    contexts_in_use: browsers.reduce((sum, b) => sum + b.contexts_in_use, 0),
+    waiting: browsers.reduce((sum, b) => sum + b.waiting, 0),
+    restarts: browsers.reduce((sum, b) => sum + b.restarts, 0),
+  };
+  const launchError = installed.find((b) => b.launch_error !== null)?.launch_error;
+  if (installed.length === 0) {
+    return browsers.some((b) => b.default_mode === 'always')
+      ? { status: 'unhealthy', last_check: now, ...figures, error: 'RENDER_DEFAULT is always but no extract worker has a browser at CHROMIUM_PATH' }
+      : { status: 'healthy', last_check: now, ...figures };
+  }
+  if (launchError) return { status: 'degraded', last_check: now, ...figures, error: launchError };
+  if (installed.length < browsers.length) {
+    return { status: 'degraded', last_check: now, ...figures, error: `${browsers.length - installed.length} of ${browsers.length} extract workers have no browser at CHROMIUM_PATH: the renders they take fail` };
+  }
+  return { status: 'healthy', last_check: now, ...figures };
+}
+
 function ratio(part: number, whole: number): number | null {
   return whole > 0 ? Math.round((part / whole) * 1000) / 1000 : null;
 }
@@ -162,6 +194,7 @@ export class HealthMonitor {
       search_engine: this.capability(now, 'search', '/v1/search', workers.list, shared),
       validation_service: this.capability(now, 'validate', '/v1/validate', workers.list, shared),
       extraction_service: this.capability(now, 'extract', '/v1/extract', workers.list, shared),
+      renderer: rendererComponent(now, workers.list),
     };
     const status = worst(Object.values(services).map((c) => c.status));
     this.deps.live.setStatus(status);

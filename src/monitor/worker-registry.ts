@@ -2,6 +2,7 @@ import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { PoolStats } from '../metrics/metrics.js';
+import type { BrowserStats } from '../render/browser-pool.js';
 
 /**
  * Worker liveness through Redis: each worker process writes a heartbeat into one hash every
@@ -19,6 +20,8 @@ export interface WorkerInfo {
   last_seen: string;
   active_jobs: number;
   pool: PoolStats | null;
+  /** The rendering browser's state; absent from a worker of a version before it was reported. */
+  browser?: BrowserStats;
 }
 
 export interface WorkerStatus extends WorkerInfo {
@@ -61,7 +64,7 @@ export function startHeartbeat(
   redis: Redis,
   prefix: string,
   heartbeatMs: number,
-  describe: () => { queues: string[]; concurrency: number; active_jobs: number; pool: PoolStats | null },
+  describe: () => { queues: string[]; concurrency: number; active_jobs: number; pool: PoolStats | null; browser: BrowserStats },
 ): Heartbeat {
   const id = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const started = new Date().toISOString();

@@ -14,6 +14,7 @@
  * Renders cut short by either are retried once by render-page.ts.
  */
 import { randomUUID } from 'node:crypto';
+import { accessSync, constants as fsConstants } from 'node:fs';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import type { Browser, BrowserContext } from 'playwright-core';
@@ -36,6 +37,24 @@ export interface BrowserPoolOptions {
   userAgent: string;
   metrics?: BrowserPoolMetrics | undefined;
   logger?: Pick<Logger, 'warn' | 'info'> | undefined;
+}
+
+/** What a worker's heartbeat says of its browser, for /v1/health. */
+export interface BrowserStats {
+  /** RENDER_DEFAULT: with `always`, a worker without a browser cannot answer a plain extraction. */
+  default_mode: RenderConfig['defaultMode'];
+  /** Chromium is at CHROMIUM_PATH, executable. */
+  installed: boolean;
+  /** A browser is running (it is launched by the first page to render). */
+  running: boolean;
+  contexts: number;
+  contexts_in_use: number;
+  /** Rendering jobs waiting for a context. */
+  waiting: number;
+  /** Browsers that went away (crash or memory) since the process started. */
+  restarts: number;
+  /** Why the last launch failed, until one succeeds. */
+  launch_error: string | null;
 }
 
 /** A context on loan to one job, with the browser it lives in. */
@@ -75,6 +94,8 @@ export class BrowserPool {
   private current: Running | undefined;
   private launching: Promise<Running> | undefined;
   private closed = false;
+  private restarts = 0;
+  private launchError: string | null = null;
 
   constructor(private readonly options: BrowserPoolOptions) {
     this.slots = new Slots(options.config.contexts);
@@ -89,6 +110,26 @@ export class BrowserPool {
     } catch {
       return `no Chromium browser at ${path} (install Debian's chromium package, or set CHROMIUM_PATH)`;
     }
+  }
+
+  stats(): BrowserStats {
+    const { config } = this.options;
+    let installed = true;
+    try {
+      accessSync(config.chromiumPath, fsConstants.X_OK);
+    } catch {
+      installed = false;
+    }
+    return {
+      default_mode: config.defaultMode,
+      installed,
+      running: this.current !== undefined,
+      contexts: config.contexts,
+      contexts_in_use: this.slots.inUse(),
+      waiting: this.slots.waiters(),
+      restarts: this.restarts,
+      launch_error: this.launchError,
+    };
   }
 
   /**
@@ -175,8 +216,11 @@ export class BrowserPool {
       });
     } catch (error) {
       sink.close();
-      throw new BrowserLaunchError(config.chromiumPath, error);
+      const failure = new BrowserLaunchError(config.chromiumPath, error);
+      this.launchError = failure.message;
+      throw failure;
     }
+    this.launchError = null;
     const pid = await childWith(marker);
     const running: Running = { browser, pid, sink, watch: undefined, retired: false };
     if (config.browserMaxMb > 0 && pid !== undefined) {
@@ -196,6 +240,7 @@ export class BrowserPool {
   /** A browser that went away without being asked (killed, crashed): forgotten; the next job launches another. */
   private gone(running: Running): void {
     if (running.retired) return;
+    this.restarts++;
     this.options.metrics?.renderBrowserRestarts.inc({ cause: 'crash' });
     this.options.logger?.warn({ pid: running.pid }, 'the rendering browser went away; another is launched for the next page');
     void this.retire(running);
@@ -211,6 +256,7 @@ export class BrowserPool {
     const limit = this.options.config.browserMaxMb;
     const used = await treeMemoryMb(pid);
     if (used === undefined || used <= limit || running.retired) return;
+    this.restarts++;
     this.options.metrics?.renderBrowserRestarts.inc({ cause: 'memory' });
     this.options.logger?.warn({ pid, used_mb: Math.round(used), limit_mb: limit }, 'the rendering browser holds more memory than RENDER_BROWSER_MAX_MB; restarting it');
     await this.retire(running);
@@ -239,8 +285,16 @@ class Slots {
   private free: number;
   private readonly waiting: Array<{ grant: () => void }> = [];
 
-  constructor(size: number) {
+  constructor(private readonly size: number) {
     this.free = size;
+  }
+
+  inUse(): number {
+    return this.size - this.free;
+  }
+
+  waiters(): number {
+    return this.waiting.length;
   }
 
   acquire(signal: AbortSignal): Promise<void> {

@@ -4181,7 +4181,7 @@ export interface components {
             uptime: number;
             /** @description Seconds since the answering process started. */
             uptime_seconds: number;
-            /** @description Components keyed by name: the specification's search_engine, validation_service, cache_layer and database, and this service's job_queue, workers, cpu_pool and extraction_service. */
+            /** @description Components keyed by name: the specification's search_engine, validation_service, cache_layer and database, and this service's job_queue, workers, cpu_pool, extraction_service and renderer. */
             services: {
                 /** @description MySQL: SELECT 1 from this process; connection_pool summed over every process. */
                 database: {
@@ -4235,6 +4235,25 @@ export interface components {
                     threads?: number;
                     /** @description Tasks waiting for a thread. */
                     queue_size?: number;
+                } & components["schemas"]["health.response.component"];
+                /** @description The headless browsers of the live extract workers (options.render), from their heartbeats. Rendering is optional: with no browser anywhere it is healthy with available false (options.render always then answers 503), unless a worker's RENDER_DEFAULT is always (unhealthy). Degraded while some extract workers have no browser, or a browser would not start (error says why). */
+                renderer: {
+                    /** @description Some live extract worker has Chromium at CHROMIUM_PATH. */
+                    available: boolean;
+                    /** @description Live extract workers that report their browser. */
+                    workers: number;
+                    /** @description Those with Chromium at CHROMIUM_PATH. */
+                    workers_with_browser: number;
+                    /** @description Browsers running now (each is launched by its worker's first page to render). */
+                    running: number;
+                    /** @description Browser contexts the workers with a browser may open at once (RENDER_CONTEXTS each). */
+                    contexts: number;
+                    /** @description Contexts rendering a page now. */
+                    contexts_in_use: number;
+                    /** @description Rendering jobs waiting for a context. */
+                    waiting: number;
+                    /** @description Browsers that crashed or passed RENDER_BROWSER_MAX_MB and were launched again, since their workers started. */
+                    restarts: number;
                 } & components["schemas"]["health.response.component"];
             } & {
                 [key: string]: components["schemas"]["health.response.component"];
