@@ -8,6 +8,7 @@
  *
  *   npm run bench:extract:api
  *   BENCH_SECONDS=20 BENCH_FORMATS=markdown,text npm run bench:extract:api
+ *   BENCH_PROFILE_DIR=/tmp/profiles npm run bench:extract:api   # keeps the profiles, for DevTools
  *
  * Settings besides `npm start`'s defaults: a plan that never refuses (bench/unlimited-plan.ts, so
  * every check still runs), FETCH_PER_HOST_CONCURRENCY 32 (every page comes from one host here,
@@ -148,7 +149,7 @@ console.log(`peak RSS of the service: ${memoryOf(service.child.pid!, 'VmHWM').to
 await service.stop();
 
 // The breakdown: the same load on a service under the profiler, whose profiles are written as it stops.
-const profiles = path.join(dir, 'profiles');
+const profiles = process.env.BENCH_PROFILE_DIR ?? path.join(dir, 'profiles');
 const profiled = await start(['--cpu-prof', `--cpu-prof-dir=${profiles}`]);
 wrk(profiled.service, profiled.key, 'markdown', 16, 5);
 const m = measure(profiled.service, profiled.key, 'markdown', 16, profileSeconds);

@@ -141,7 +141,7 @@ function poolStages(profile: CpuProfile): (id: number) => string | null {
     const leaf = path.at(-1)!;
     let stage: string | null;
     // Piscina's threads block in Atomics.wait between tasks: waiting, not working.
-    if (leaf === '(idle)' || (leaf === 'wait' && path.includes('atomicsWaitLoop'))) stage = null;
+    if (leaf === '(idle)' || leaf === 'atomicsWaitLoop') stage = null;
     else if (NAMED[leaf]) stage = NAMED[leaf]!;
     else {
       const taskAt = path.findIndex((name) => name in TASKS);
