@@ -7,6 +7,8 @@ import { queryWeights } from './query-weights.js';
 import { DEFAULT_TUNING, retrievePassages, type ScoringTuning } from './retriever.js';
 import { withDeadlockRetry } from '../storage/deadlock-retry.js';
 import { sha256Hex } from '../storage/hash.js';
+import { GroupedWrites } from './grouped-writes.js';
+import type { PreparedDocument } from './prepare-documents.js';
 import { SegmentMerger, type MergerOptions } from './segment-merger.js';
 import { writeBatch } from './writer.repository.js';
 import type { DocumentIndex, IndexDocumentInput, IndexOutcome, QueryWeights, RetrievedPassage, RetrieveOptions } from './types.js';
@@ -28,11 +30,18 @@ const NEW_URL_RACE = ['ER_DUP_ENTRY'];
  */
 export class MysqlDocumentIndex implements DocumentIndex {
   private readonly merger: SegmentMerger;
+  /** Documents analysed in the pool, waiting for their turn to be written. */
+  private readonly writes: GroupedWrites<{ input: IndexDocumentInput; prepared: PreparedDocument }, IndexOutcome>;
 
   constructor(
     private readonly db: Kysely<Database>, private readonly pool: CpuPool, merges: MergerOptions = {}, private readonly tuning: ScoringTuning = DEFAULT_TUNING,
   ) {
     this.merger = new SegmentMerger(db, pool, merges);
+    this.writes = new GroupedWrites(async (mode, documents) => {
+      const outcomes = await withDeadlockRetry(() => writeBatch(db, mode, documents.map((d) => d.input), documents.map((d) => d.prepared)), NEW_URL_RACE);
+      this.merger.request(mode);
+      return outcomes;
+    }, BATCH);
   }
 
   /** Picks up merges a stopped process left to do (call once when a writing process starts). */
@@ -57,8 +66,7 @@ export class MysqlDocumentIndex implements DocumentIndex {
       const prepared = await this.pool.run('prepareDocuments', {
         documents: batch.map((d) => ({ title: d.title, text: d.text, language: d.language })),
       });
-      outcomes.push(...await withDeadlockRetry(() => writeBatch(this.db, mode, batch, prepared), NEW_URL_RACE));
-      this.merger.request(mode);
+      outcomes.push(...await this.writes.add(mode, batch.map((input, n) => ({ input, prepared: prepared[n]! }))));
     }
     return outcomes;
   }

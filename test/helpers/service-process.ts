@@ -27,14 +27,14 @@ process.once('exit', () => {
 /**
  * `npm start` as a user runs it (`node dist/src/main.js`), in a process of its own on a free
  * port; or `npm run api` (role `api`), or `npm run worker` (role `worker`, whose probes and
- * metrics listen on the free port).
+ * metrics listen on the free port). `nodeArgs` go to node before the entry (a benchmark's --cpu-prof).
  */
-export async function spawnService(overrides: Record<string, string> = {}, role: 'all' | 'api' | 'worker' = 'all'): Promise<ServiceProcess> {
+export async function spawnService(overrides: Record<string, string> = {}, role: 'all' | 'api' | 'worker' = 'all', nodeArgs: readonly string[] = []): Promise<ServiceProcess> {
   const port = await freePort();
   const env = testEnv({ [role === 'worker' ? 'WORKER_METRICS_PORT' : 'PORT']: String(port), LOG_LEVEL: 'warn', ...overrides });
   const entry = role === 'worker' ? ['dist/workers/main.js'] : role === 'api' ? ['dist/src/main.js', '--role=api'] : ['dist/src/main.js'];
   // --expose-gc: SIGUSR2 then runs a full collection (lifecycle.ts), for memory() to read the live heap.
-  const child = spawn(process.execPath, ['--expose-gc', path.join(PROJECT_ROOT, entry[0]!), ...entry.slice(1)], {
+  const child = spawn(process.execPath, ['--expose-gc', ...nodeArgs, path.join(PROJECT_ROOT, entry[0]!), ...entry.slice(1)], {
     env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
