@@ -98,6 +98,8 @@ export interface Config {
   /** What the tenant metrics are broken down by: key (and account), account only, or off (none exported). */
   readonly tenantMetrics: 'key' | 'account' | 'off';
   readonly logLevel: string;
+  /** A log line per answered request (ACCESS_LOG=on); the audit log keeps every request either way. */
+  readonly accessLog: boolean;
   /** The region this process reports in audit entries, health and live metrics (REGION). */
   readonly region: string;
   /** How often every alert is evaluated, once across the cluster (ALERT_EVAL_INTERVAL_MS). */
@@ -387,6 +389,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, 1000, 600_000),
     tenantMetrics: enumValue(env, 'TENANT_METRICS', 'key', ['key', 'account', 'off']),
     logLevel: enumValue(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    accessLog: enumValue(env, 'ACCESS_LOG', 'off', ['on', 'off']) === 'on',
     region: text(env, 'REGION', 'local'),
     audit: {
       capture: enumValue(env, 'AUDIT_CAPTURE', 'on', ['on', 'off']) === 'on',

@@ -50,12 +50,12 @@ describe('error catalogue', () => {
     // The real envelope middleware behind a route that throws whichever code the test names.
     const app = new Koa<AppState>();
     app.silent = true;
-    app.use(requestId(createLogger('silent', 'api')));
+    app.use(requestId());
     app.use(async (ctx, next) => {
       ctx.state.origin = 'http://service.test';
       await next();
     });
-    app.use(errorEnvelope(undefined));
+    app.use(errorEnvelope(undefined, createLogger('silent', 'api')));
     app.use(async (ctx) => {
       const code = ctx.path.slice(1) as ErrorCode;
       if (code === ('CRASH' as ErrorCode)) throw new TypeError('a bug');

@@ -6,6 +6,7 @@
  *
  *   npm run bench:cache:external
  *   BENCH_CONNECTIONS=32 BENCH_SECONDS=10 BENCH_ROUNDS=3 npm run bench:cache:external
+ *   BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/profiles' npm run bench:cache:external   # the service profiled
  *
  * The key is a standard key on an account whose plan never refuses (bench/unlimited-plan.ts), so
  * every check runs. The answer is warmed once and checked to be a cache hit before the rounds.
@@ -32,7 +33,9 @@ if (spawnSync('wrk', ['--version']).error) {
 
 const plan = unlimitedPlan();
 // Default logging: the service's own LOG_LEVEL default, not the test helpers' `warn`.
-const service = await spawnService({ ...plan.env, LOG_LEVEL: 'info', SEARCH_CACHE_TTL_S: '86400' });
+// BENCH_NODE_ARGS go to the service's node, to profile it: '--cpu-prof --cpu-prof-dir=/tmp/profiles'.
+const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const service = await spawnService({ ...plan.env, LOG_LEVEL: 'info', SEARCH_CACHE_TTL_S: '86400' }, 'all', nodeArgs);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-cache-'));
 
 async function call(method: string, route: string, body: unknown, key = TEST_KEY): Promise<any> {

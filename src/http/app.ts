@@ -63,11 +63,11 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     router.register(route.path, [route.method], UNUSED, { name: route.operationId });
   }
 
-  app.use(requestId(deps.logger));
+  app.use(requestId());
   if (deps.auditCapture) app.use(audit(deps.auditCapture, deps.config.region));
-  app.use(observe(deps.metrics));
+  app.use(observe(deps.metrics, deps.config.accessLog ? deps.logger : undefined));
   app.use(liveLoad(deps.live));
-  app.use(errorEnvelope(deps.config.upgradeUrl));
+  app.use(errorEnvelope(deps.config.upgradeUrl, deps.logger));
   const addressLimit = new AddressLimit(deps.redis, deps.config.queuePrefix, deps.config.authFailuresPerMinute);
   app.use(addressLimitHeaders(addressLimit));
   app.use(httpsGuard(deps.config.requireHttps, parseRanges(deps.config.trustedProxies)));

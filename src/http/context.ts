@@ -1,5 +1,4 @@
 import type { ParameterizedContext } from 'koa';
-import type { Logger } from '../log/logger.js';
 import type { Caller, Principal } from '../auth/principal.js';
 import type { RefusedKey } from '../auth/authenticator.js';
 import type { Session } from '../auth/sessions.js';
@@ -8,7 +7,6 @@ import type { RouteDoc } from './openapi.js';
 /** What the middleware chain learns about a request, in the order it learns it. */
 export interface AppState {
   requestId: string;
-  log: Logger;
   startedAt: number;
   clientIp: string;
   /** scheme://host as the client addressed us (forwarded headers from trusted proxies honoured). */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { ApiError, suggestionFor } from '../../errors/catalogue.js';
 import { dependencyOutage } from '../../errors/dependency-outage.js';
+import type { Logger } from '../../log/logger.js';
 import type { AppState } from '../context.js';
 import { ERROR_CODE_HEADER } from '../vendor-format.js';
 
@@ -12,13 +13,15 @@ import { ERROR_CODE_HEADER } from '../vendor-format.js';
  * the client sees only an incident id, the log keeps the stack under the same id. Errors that invite a plan change get their upgrade_url here, the
  * one place that knows where plans are described (UPGRADE_URL, or this service's /v1/plans).
  */
-export function errorEnvelope(upgradeUrl: string | undefined): Middleware<AppState> {
+export function errorEnvelope(upgradeUrl: string | undefined, logger: Logger): Middleware<AppState> {
   return async (ctx, next) => {
     try {
       await next();
     } catch (thrown) {
       const error = thrown instanceof ApiError ? thrown : dependencyOutage(thrown) ?? internal(thrown);
-      if (error.status >= 500) ctx.state.log.error({ err: error.cause ?? thrown, code: error.code, details: error.details }, 'request failed');
+      if (error.status >= 500) {
+        logger.error({ request_id: ctx.state.requestId, err: error.cause ?? thrown, code: error.code, details: error.details }, 'request failed');
+      }
       const parameter = error.details?.parameter;
       ctx.state.failure = { code: error.code, parameter: typeof parameter === 'string' ? parameter : null };
       ctx.set(error.headers);

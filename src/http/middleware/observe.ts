@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import type { Logger } from '../../log/logger.js';
 import type { Metrics } from '../../metrics/metrics.js';
 import type { TenantLabels } from '../../metrics/tenant-metrics.js';
 import type { Principal } from '../../auth/principal.js';
@@ -10,8 +11,13 @@ import type { AppState } from '../context.js';
  * (/v1/auth/keys/:id), never by the raw path, to keep label cardinality bounded; error codes
  * come from the one catalogue, so they are bounded too. Requests to authenticated routes are
  * also counted per tenant (account and key; src/metrics/tenant-metrics.ts).
+ *
+ * The access log (a line per request) is written only when `accessLog` is given (ACCESS_LOG=on):
+ * the audit log already keeps every request, durably and with more fields, and a line per request
+ * cost a busy process a write and a serialisation per answer for a copy of it. Failures of the
+ * service itself (5xx) are logged with their cause whatever it says (error-envelope.ts).
  */
-export function observe(metrics: Metrics): Middleware<AppState> {
+export function observe(metrics: Metrics, accessLog?: Logger): Middleware<AppState> {
   // Children bound to their labels once: prom-client would otherwise hash the label set of every
   // request twice (counter and histogram). Method, route template and status are bounded sets.
   const bound = new Map<string, { requests: { inc(): void }; duration: { observe(value: number): void } }>();
@@ -44,11 +50,11 @@ export function observe(metrics: Metrics): Middleware<AppState> {
         metrics.tenants.request({ account, key, mode, status: ctx.status, code, seconds });
       }
       // The line's fields are only gathered when it is written.
-      if (ctx.state.log.isLevelEnabled('info')) {
-        ctx.state.log.info(
+      if (accessLog?.isLevelEnabled('info')) {
+        accessLog.info(
           {
-            method: ctx.method, path: ctx.path, status: ctx.status, duration_ms: Math.round(seconds * 1000), ip: ctx.state.clientIp,
-            principal_id: ctx.state.principal?.id,
+            request_id: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, duration_ms: Math.round(seconds * 1000),
+            ip: ctx.state.clientIp, principal_id: ctx.state.principal?.id,
           },
           'request',
         );

@@ -1,6 +1,5 @@
 import { randomFillSync } from 'node:crypto';
 import type { Middleware } from 'koa';
-import type { Logger } from '../../log/logger.js';
 import type { AppState } from '../context.js';
 
 // A caller may bring its own id (to join its logs with ours) if it looks like an id, not a payload.
@@ -35,13 +34,12 @@ function randomHex(): string {
   return random.toString('hex', used - RANDOM_BYTES, used);
 }
 
-export function requestId(logger: Logger): Middleware<AppState> {
+export function requestId(): Middleware<AppState> {
   return async (ctx, next) => {
     const incoming = ctx.get('X-Request-Id');
     const id = CLIENT_ID.test(incoming) ? incoming : newRequestId();
     ctx.state.requestId = id;
     ctx.state.startedAt = performance.now();
-    ctx.state.log = logger.child({ request_id: id });
     ctx.set('X-Request-Id', id);
     await next();
   };
