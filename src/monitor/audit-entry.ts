@@ -58,9 +58,12 @@ export function decodeEntries(text: string): { entries: AuditEntry[]; unreadable
       unreadable++;
       continue;
     }
-    const entry = Object.fromEntries(FIELDS.map((name, i) => [name, item[i]])) as unknown as AuditEntry;
-    entry.occurredAt = new Date(item[2] as number);
-    entries.push(entry);
+    entries.push({
+      entryId: item[0], requestId: item[1], occurredAt: new Date(item[2]), principalId: item[3], accountId: item[4], mode: item[5],
+      method: item[6], endpoint: item[7], status: item[8], responseTimeMs: item[9], ipAddress: item[10], userAgent: item[11],
+      requestSize: item[12], responseSize: item[13], cacheHit: item[14], region: item[15], errorCode: item[16], errorParameter: item[17],
+      extra: item[18],
+    } as AuditEntry);
   }
   return { entries, unreadable };
 }

@@ -148,7 +148,19 @@ export function agentToken(userAgent: string | null): string {
   return (userAgent ?? '').trim().split(/\s+/, 1)[0]!.slice(0, 64);
 }
 
-function addTotals(map: Map<string, TotalsRow>, account: string, mode: string, at: Date, keyId: string, endpoint: string, e: AuditEntry, failed: number): void {
+/** An hourly row with the failed requests' latency, which the totals keep and the hourly table does not. */
+interface HourlyTally extends HourlyRow {
+  error_latency_ms_sum: number;
+}
+
+/** A client address's requests of one account, mode, hour, endpoint and outcome, with when it was first and last seen. */
+interface IpTally extends IpRow {
+  first_seen: Date;
+  last_seen: Date;
+}
+
+/** Adds an hourly tally to the totals row of its key, made if missing. */
+function addTotals(map: Map<string, TotalsRow>, account: string, mode: string, at: Date, keyId: string, endpoint: string, h: HourlyTally): void {
   const k = `${account}\0${mode}\0${at.getTime()}\0${keyId}\0${endpoint}`;
   let row = map.get(k);
   if (!row) {
@@ -158,40 +170,42 @@ function addTotals(map: Map<string, TotalsRow>, account: string, mode: string, a
     };
     map.set(k, row);
   }
-  row.requests++;
-  row.errors += failed;
-  row.cache_hits += e.cacheHit ? 1 : 0;
-  row.request_bytes += e.requestSize;
-  row.response_bytes += e.responseSize;
-  row.latency_ms_sum += e.responseTimeMs;
-  row.error_latency_ms_sum += failed ? e.responseTimeMs : 0;
-  row.latency[latencyBucket(e.responseTimeMs)]!++;
+  row.requests += h.requests;
+  row.errors += h.errors;
+  row.cache_hits += h.cache_hits;
+  row.request_bytes += h.request_bytes;
+  row.response_bytes += h.response_bytes;
+  row.latency_ms_sum += h.latency_ms_sum;
+  row.error_latency_ms_sum += h.error_latency_ms_sum;
+  for (let i = 0; i < LATENCY_BUCKETS; i++) row.latency[i]! += h.latency[i]!;
 }
 
+/**
+ * Each entry is tallied once, by account, mode, hour, key and endpoint (and once by its address);
+ * the totals (each endpoint, each key, the account, the deployment; by hour and by day) and the
+ * daily and deployment-wide address rows are sums of those tallies. A batch holds few distinct
+ * tallies, so the rollups cost a map lookup per entry, not a dozen.
+ */
 export function rollUp(entries: readonly AuditEntry[]): Rollup {
-  const hourly = new Map<string, HourlyRow>();
+  const hourly = new Map<string, HourlyTally>();
   const errors = new Map<string, ErrorRow>();
-  const ipsHourly = new Map<string, IpRow>();
-  const ipsDaily = new Map<string, IpRow>();
-  const totalsHourly = new Map<string, TotalsRow>();
-  const totalsDaily = new Map<string, TotalsRow>();
+  const ips = new Map<string, IpTally>();
   const errorFacets = new Map<string, ErrorFacetRow>();
   const errorHours = new Map<string, ErrorHoursRow>();
-  const ipsDeployment = new Map<string, DeploymentIpRow>();
   for (const e of entries) {
     const account = e.accountId ?? '';
     const mode = e.mode ?? '';
-    const hour = hourOf(e.occurredAt);
+    const hourMs = Math.floor(e.occurredAt.getTime() / HOUR_MS) * HOUR_MS;
     const endpoint = rollupEndpoint(e.endpoint);
     const failed = e.status >= 400 ? 1 : 0;
     const keyId = (e.principalId ?? '').slice(0, 64);
 
-    const hk = `${account}\0${mode}\0${hour.getTime()}\0${keyId}\0${endpoint}`;
+    const hk = `${account}\0${mode}\0${hourMs}\0${keyId}\0${endpoint}`;
     let row = hourly.get(hk);
     if (!row) {
       row = {
-        account_id: account, mode, hour, key_id: keyId, endpoint, requests: 0, errors: 0, cache_hits: 0,
-        request_bytes: 0, response_bytes: 0, latency_ms_sum: 0, latency: new Array<number>(LATENCY_BUCKETS).fill(0),
+        account_id: account, mode, hour: new Date(hourMs), key_id: keyId, endpoint, requests: 0, errors: 0, cache_hits: 0,
+        request_bytes: 0, response_bytes: 0, latency_ms_sum: 0, error_latency_ms_sum: 0, latency: new Array<number>(LATENCY_BUCKETS).fill(0),
       };
       hourly.set(hk, row);
     }
@@ -201,23 +215,17 @@ export function rollUp(entries: readonly AuditEntry[]): Rollup {
     row.request_bytes += e.requestSize;
     row.response_bytes += e.responseSize;
     row.latency_ms_sum += e.responseTimeMs;
+    row.error_latency_ms_sum += failed ? e.responseTimeMs : 0;
     row.latency[latencyBucket(e.responseTimeMs)]!++;
 
-    const day = dayStartOf(e.occurredAt);
-    for (const scope of [account, ALL]) {
-      for (const [k, ep] of [[ALL, endpoint], [keyId, ALL], [ALL, ALL]] as const) {
-        addTotals(totalsHourly, scope, mode, hour, k, ep, e, failed);
-        addTotals(totalsDaily, scope, mode, day, k, ep, e, failed);
-      }
-    }
-
     if (failed) {
+      const day = dayStartOf(e.occurredAt);
       const code = (e.errorCode ?? `HTTP_${e.status}`).slice(0, 40);
       const parameter = (e.errorParameter ?? '').slice(0, 64);
       const agent = agentToken(e.userAgent);
       for (const scope of [account, ALL]) {
-        const ek = `${scope}\0${mode}\0${hour.getTime()}\0${endpoint}\0${code}\0${parameter}\0${agent}`;
-        const er = errors.get(ek) ?? { account_id: scope, mode, hour, endpoint, error_code: code, parameter, agent, errors: 0, latency_ms_sum: 0 };
+        const ek = `${scope}\0${mode}\0${hourMs}\0${endpoint}\0${code}\0${parameter}\0${agent}`;
+        const er = errors.get(ek) ?? { account_id: scope, mode, hour: row.hour, endpoint, error_code: code, parameter, agent, errors: 0, latency_ms_sum: 0 };
         er.errors++;
         er.latency_ms_sum += e.responseTimeMs;
         errors.set(ek, er);
@@ -237,14 +245,40 @@ export function rollUp(entries: readonly AuditEntry[]): Rollup {
     }
 
     const ip = e.ipAddress.slice(0, 45);
-    ipsHourly.set(`${account}\0${mode}\0${hour.getTime()}\0${endpoint}\0${failed}\0${ip}`, { account_id: account, mode, at: hour, endpoint, failed, ip });
-    ipsDaily.set(`${account}\0${mode}\0${day.getTime()}\0${endpoint}\0${failed}\0${ip}`, { account_id: account, mode, at: day, endpoint, failed, ip });
-    const dk = `${day.getTime()}\0${mode}\0${endpoint}\0${failed}\0${ip}`;
-    const seen = ipsDeployment.get(dk);
-    if (!seen) ipsDeployment.set(dk, { mode, day, endpoint, failed, ip, first_seen: e.occurredAt, last_seen: e.occurredAt });
+    const ik = `${account}\0${mode}\0${hourMs}\0${endpoint}\0${failed}\0${ip}`;
+    const seen = ips.get(ik);
+    if (!seen) ips.set(ik, { account_id: account, mode, at: row.hour, endpoint, failed, ip, first_seen: e.occurredAt, last_seen: e.occurredAt });
     else {
       if (e.occurredAt < seen.first_seen) seen.first_seen = e.occurredAt;
       if (e.occurredAt > seen.last_seen) seen.last_seen = e.occurredAt;
+    }
+  }
+
+  const totalsHourly = new Map<string, TotalsRow>();
+  const totalsDaily = new Map<string, TotalsRow>();
+  for (const h of hourly.values()) {
+    const day = dayStartOf(h.hour);
+    for (const scope of [h.account_id, ALL]) {
+      for (const [k, ep] of [[ALL, h.endpoint], [h.key_id, ALL], [ALL, ALL]] as const) {
+        addTotals(totalsHourly, scope, h.mode, h.hour, k, ep, h);
+        addTotals(totalsDaily, scope, h.mode, day, k, ep, h);
+      }
+    }
+  }
+  const ipsHourly = new Map<string, IpRow>();
+  const ipsDaily = new Map<string, IpRow>();
+  const ipsDeployment = new Map<string, DeploymentIpRow>();
+  for (const [hourKey, i] of ips) {
+    const day = dayStartOf(i.at);
+    ipsHourly.set(hourKey, { account_id: i.account_id, mode: i.mode, at: i.at, endpoint: i.endpoint, failed: i.failed, ip: i.ip });
+    ipsDaily.set(`${i.account_id}\0${i.mode}\0${day.getTime()}\0${i.endpoint}\0${i.failed}\0${i.ip}`,
+      { account_id: i.account_id, mode: i.mode, at: day, endpoint: i.endpoint, failed: i.failed, ip: i.ip });
+    const dk = `${day.getTime()}\0${i.mode}\0${i.endpoint}\0${i.failed}\0${i.ip}`;
+    const seen = ipsDeployment.get(dk);
+    if (!seen) ipsDeployment.set(dk, { mode: i.mode, day, endpoint: i.endpoint, failed: i.failed, ip: i.ip, first_seen: i.first_seen, last_seen: i.last_seen });
+    else {
+      if (i.first_seen < seen.first_seen) seen.first_seen = i.first_seen;
+      if (i.last_seen > seen.last_seen) seen.last_seen = i.last_seen;
     }
   }
   // Sorted by key, so concurrent writers lock rollup rows in the same order and rarely deadlock.
