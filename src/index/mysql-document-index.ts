@@ -3,7 +3,8 @@ import type { Mode } from '../mode.js';
 import type { CpuPool } from '../pool/pool.js';
 import type { Database } from '../storage/schema.js';
 import { deleteDomain, deleteUrls } from './deletion.repository.js';
-import { queryWeights } from './query-weights.js';
+import { queryWeights, weighQuery } from './query-weights.js';
+import { searchStageDone } from '../metrics/search-stages.js';
 import { DEFAULT_TUNING, retrievePassages, type ScoringTuning } from './retriever.js';
 import { withDeadlockRetry } from '../storage/deadlock-retry.js';
 import { sha256Hex } from '../storage/hash.js';
@@ -76,11 +77,17 @@ export class MysqlDocumentIndex implements DocumentIndex {
     return deleted;
   }
 
-  retrieve(mode: Mode, query: string, options: RetrieveOptions): Promise<RetrievedPassage[]> {
-    return retrievePassages(this.db, this.pool, mode, query, options, this.tuning);
+  async retrieve(mode: Mode, query: string, options: RetrieveOptions): Promise<RetrievedPassage[]> {
+    return (await this.retrieveWeighed(mode, query, options)).passages;
   }
 
-  queryWeights(mode: Mode, query: string, language?: string): Promise<QueryWeights> {
-    return queryWeights(this.db, mode, query, language);
+  async queryWeights(mode: Mode, query: string, language?: string): Promise<QueryWeights> {
+    return queryWeights(await weighQuery(this.db, mode, query, language));
+  }
+
+  async retrieveWeighed(mode: Mode, query: string, options: RetrieveOptions): Promise<{ weights: QueryWeights; passages: RetrievedPassage[] }> {
+    const weighed = await weighQuery(this.db, mode, query, options.language);
+    searchStageDone('weigh query');
+    return { weights: queryWeights(weighed), passages: await retrievePassages(this.db, this.pool, mode, weighed, options, this.tuning) };
   }
 }

@@ -5,24 +5,24 @@ import type { Database } from '../storage/schema.js';
 import type { ScoreSegmentsOutput } from './score-segments.js';
 import { passagesOfDomains, readPassageDocuments, readPassages, type PassageDocument } from './corpus.repository.js';
 import { withinDomain } from './domain.js';
-import { weighQuery } from './query-weights.js';
+import type { WeighedQuery } from './query-weights.js';
 import { readTermChunks } from './segments.repository.js';
 import type { RetrievedPassage, RetrieveOptions } from './types.js';
+import { searchStageDone } from '../metrics/search-stages.js';
 
 const MAX_LIMIT = 1000;
 
 /**
- * Exact BM25 top-k: every stored posting of the query terms is read (a row per term, segment
+ * Exact BM25 top-k of a query weighed by weighQuery (query-weights.ts): every stored posting of the query terms is read (a row per term, segment
  * and block of passage ids) and scored in the pool, so the ranking is the exhaustive one by construction.
  * The pool returns the best few times k; filters, deleted passages and copies of one story
  * are applied to that ranking in order, and if they leave fewer than k the pool is asked for
  * a longer ranking of the same postings.
  */
 export async function retrievePassages(
-  db: Kysely<Database>, pool: CpuPool, mode: Mode, query: string, options: RetrieveOptions, tuning: ScoringTuning = DEFAULT_TUNING,
+  db: Kysely<Database>, pool: CpuPool, mode: Mode, { stats, terms }: WeighedQuery, options: RetrieveOptions, tuning: ScoringTuning = DEFAULT_TUNING,
 ): Promise<RetrievedPassage[]> {
   const limit = Math.max(1, Math.min(Math.floor(options.limit), MAX_LIMIT));
-  const { stats, terms } = await weighQuery(db, mode, query, options.language);
   if (!stats || terms.length === 0) return [];
 
   const termIndex = new Map(terms.map((t, i) => [t.id, i]));
@@ -36,6 +36,7 @@ export async function retrievePassages(
     }
     return { term: termIndex.get(c.termId)!, segment, block: c.block, data: c.data };
   });
+  searchStageDone('read postings');
   const weights = terms.map((t) => t.idf);
   const avgdl = stats.totalLength / stats.passages;
   const allowed = await allowedPassages(db, mode, options, tuning.maxAllowed);
@@ -44,8 +45,13 @@ export async function retrievePassages(
   const maxCandidates = tuning.maxCandidates;
   for (let want = Math.max(2 * limit, 32); ; want = Math.min(want * 4, maxCandidates)) {
     const ranked = mergeRankings(await Promise.all(parts.map((part) => pool.run('scoreSegments', { ...part, want }))), want);
+    searchStageDone('score postings');
     const accepted = await acceptInOrder(db, ranked, documents, options, limit);
-    if (accepted.length === limit || ranked.passages.length < want || want === maxCandidates) return present(db, accepted);
+    if (accepted.length === limit || ranked.passages.length < want || want === maxCandidates) {
+      const passages = await present(db, accepted);
+      searchStageDone('filter and read passages');
+      return passages;
+    }
   }
 }
 

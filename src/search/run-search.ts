@@ -27,6 +27,7 @@ import type { CitedSentence } from './summarizer/citations.js';
 import { splitSentences } from '../text/passages.js';
 import { countAll, countTokens, type BudgetReport } from '../text/tokens.js';
 import type { RankedSource, RankSourcesInput, SourceCandidate } from '../ranking/rank-sources.js';
+import { searchStageDone } from '../metrics/search-stages.js';
 
 export interface SearchDeps {
   config: Config;
@@ -51,6 +52,7 @@ const RESERVE_SHARE = 0.25;
 const MAX_RESERVE_MS = 2000;
 
 export async function runSearch(deps: SearchDeps, mode: Mode, job: SearchJob): Promise<SearchResult> {
+  searchStageDone('start');
   const started = Date.now();
   const { request } = job;
   const timedOut = () => new ApiError('SEARCH_TIMEOUT', { timeout_seconds: request.options.timeout });
@@ -60,8 +62,7 @@ export async function runSearch(deps: SearchDeps, mode: Mode, job: SearchJob): P
   const optional = signalAt(job.deadline - reserve);
   const now = new Date(started);
 
-  const [weights, indexed, upstream] = await Promise.all([
-    deps.index.queryWeights(mode, request.query, request.language),
+  const [{ weights, candidates: indexed }, upstream] = await Promise.all([
     indexCandidates(deps.index, mode, request.query, {
       documents: CANDIDATE_DOCUMENTS,
       ...(request.language ? { language: request.language } : {}),
@@ -85,6 +86,7 @@ export async function runSearch(deps: SearchDeps, mode: Mode, job: SearchJob): P
   };
   const deep = request.options.deep_search;
   let ranked = await deps.pool.run('rankSources', { ...rankInput, candidates, limit: deep ? Math.max(request.max_results, deps.config.search.deepPages) : request.max_results });
+  searchStageDone('rank sources');
 
   let deepReport: SearchResult['metadata']['deep_search'];
   if (deep && ranked.length > 0 && !optional.aborted) {
@@ -106,13 +108,14 @@ export async function runSearch(deps: SearchDeps, mode: Mode, job: SearchJob): P
     maxSentences: deep ? DEEP_SUMMARY_SENTENCES : SUMMARY_SENTENCES,
     signal: signalAt(job.deadline - Math.min(reserve, 250)),
   });
+  searchStageDone('summary');
   // Without the sources in the response, citations would point at nothing: the summary carries none.
   const sentences = request.include_sources ? summary.sentences : summary.sentences.map((s) => ({ text: s.text, citations: [] }));
   const sources = request.include_sources ? ranked.map((r) => source(r, candidates[r.candidate]!, request.chunks_per_source)) : [];
   const answer = request.max_tokens === undefined
     ? { sentences, sources }
     : withinBudget(sentences, sources, request.format, request.include_sources, request.max_tokens, weights.language);
-  return {
+  const result: SearchResult = {
     summary: renderSummary(answer.sentences, request.format, answer.sources),
     ...(request.include_sources ? { sources: answer.sources } : {}),
     ...('budget' in answer ? { truncated: answer.budget.omitted_tokens > 0, budget: answer.budget } : {}),
@@ -124,6 +127,8 @@ export async function runSearch(deps: SearchDeps, mode: Mode, job: SearchJob): P
       ...(deepReport ? { deep_search: deepReport } : {}),
     },
   };
+  searchStageDone('answer');
+  return result;
 }
 
 /**
