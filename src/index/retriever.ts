@@ -3,7 +3,7 @@ import type { Mode } from '../mode.js';
 import type { CpuPool } from '../pool/pool.js';
 import type { Database } from '../storage/schema.js';
 import type { ScoreSegmentsOutput } from './score-segments.js';
-import { passagesOfDomains, readPassageDocuments, readPassages, type PassageDocument } from './corpus.repository.js';
+import { passagesOfDomains, readPassages } from './corpus.repository.js';
 import { withinDomain } from './domain.js';
 import type { WeighedQuery } from './query-weights.js';
 import { readTermChunks } from './segments.repository.js';
@@ -41,16 +41,15 @@ export async function retrievePassages(
   const avgdl = stats.totalLength / stats.passages;
   const allowed = await allowedPassages(db, mode, options, tuning.maxAllowed);
   const parts = splitByBlock(chunks, pool.size, tuning.splitBytes).map((part) => ({ idf: weights, avgdl, segments, chunks: part, ...(allowed ? { allowed } : {}) }));
-  const documents = new Map<number, PassageDocument>();
+  const rows = new Map<number, PassageRow | null>();
   const maxCandidates = tuning.maxCandidates;
   for (let want = Math.max(2 * limit, 32); ; want = Math.min(want * 4, maxCandidates)) {
     const ranked = mergeRankings(await Promise.all(parts.map((part) => pool.run('scoreSegments', { ...part, want }))), want);
     searchStageDone('score postings');
-    const accepted = await acceptInOrder(db, ranked, documents, options, limit);
+    const accepted = await acceptInOrder(db, ranked, rows, options, limit);
     if (accepted.length === limit || ranked.passages.length < want || want === maxCandidates) {
-      const passages = await present(db, accepted);
       searchStageDone('filter and read passages');
-      return passages;
+      return accepted;
     }
   }
 }
@@ -122,36 +121,42 @@ function mergeRankings(rankings: ScoreSegmentsOutput[], want: number): ScoreSegm
   return { passages: best.map((e) => e.passage), scores: best.map((e) => e.score), matched: rankings.reduce((sum, r) => sum + r.matched, 0) };
 }
 
-interface Accepted {
-  passageId: number;
-  score: number;
-}
+/** A candidate passage as read from MySQL (text and document fields): what filters look at and what retrieval returns. */
+type PassageRow = Omit<RetrievedPassage, 'score'>;
 
-/** Walks the ranking best first, keeping passages that pass the filters and are not another copy of a story already listed. */
+/**
+ * Walks the ranking best first, keeping passages that pass the filters and are not another copy
+ * of a story already listed. Passages are read (text and document fields in one statement) a
+ * batch at a time as the walk reaches them: a batch a little longer than `limit`, so a query
+ * that nothing filters out reads what it returns and a few more, once. `rows` keeps what was
+ * read (null: deleted meanwhile) for a longer ranking of the same query.
+ */
 async function acceptInOrder(
-  db: Kysely<Database>, ranked: ScoreSegmentsOutput, documents: Map<number, PassageDocument>, options: RetrieveOptions, limit: number,
-): Promise<Accepted[]> {
-  const accepted: Accepted[] = [];
+  db: Kysely<Database>, ranked: ScoreSegmentsOutput, rows: Map<number, PassageRow | null>, options: RetrieveOptions, limit: number,
+): Promise<RetrievedPassage[]> {
+  const accepted: RetrievedPassage[] = [];
   const storyDocument = new Map<number, number>();
-  const batch = Math.max(64, limit * 2);
+  const batch = limit + Math.max(16, Math.ceil(limit / 4));
   for (let i = 0; i < ranked.passages.length && accepted.length < limit; i++) {
     const passageId = ranked.passages[i]!;
-    if (!documents.has(passageId)) {
-      const missing = ranked.passages.slice(i, i + batch).filter((id) => !documents.has(id));
-      for (const doc of await readPassageDocuments(db, missing)) documents.set(doc.passageId, doc);
+    if (!rows.has(passageId)) {
+      const missing = ranked.passages.slice(i, i + batch).filter((id) => !rows.has(id));
+      for (const id of missing) rows.set(id, null);
+      for (const row of await readPassages(db, missing)) rows.set(row.passageId, row);
     }
-    const doc = documents.get(passageId);
+    const row = rows.get(passageId);
     // A deleted passage keeps its postings until a merge drops them: it is simply skipped.
-    if (!doc || !passesFilters(doc, options)) continue;
-    const story = doc.duplicateOf ?? doc.documentId;
+    if (!row || !passesFilters(row, options)) continue;
+    const story = row.duplicateOf ?? row.documentId;
     const owner = storyDocument.get(story);
-    if (owner !== undefined && owner !== doc.documentId) continue;
-    storyDocument.set(story, doc.documentId);
-    accepted.push({ passageId, score: ranked.scores[i]! });
+    if (owner !== undefined && owner !== row.documentId) continue;
+    storyDocument.set(story, row.documentId);
+    accepted.push({ ...row, score: ranked.scores[i]! });
   }
   return accepted;
 }
-function passesFilters(doc: PassageDocument, options: RetrieveOptions): boolean {
+
+function passesFilters(doc: PassageRow, options: RetrieveOptions): boolean {
   if (options.language && primaryLanguage(doc.language) !== primaryLanguage(options.language)) return false;
   const include = options.domains?.include ?? [];
   if (include.length > 0 && !include.some((d) => withinDomain(doc.domain, d))) return false;
@@ -163,17 +168,4 @@ function passesFilters(doc: PassageDocument, options: RetrieveOptions): boolean 
 
 function primaryLanguage(language: string | null): string {
   return (language ?? '').toLowerCase().split(/[-_]/)[0]!;
-}
-
-async function present(db: Kysely<Database>, accepted: Accepted[]): Promise<RetrievedPassage[]> {
-  const rows = new Map((await readPassages(db, accepted.map((a) => a.passageId))).map((r) => [Number(r.id), r]));
-  return accepted.flatMap(({ passageId, score }) => {
-    const row = rows.get(passageId);
-    if (!row) return [];
-    return [{
-      passageId, documentId: Number(row.document_id), score, text: row.text, url: row.url, title: row.title, domain: row.domain,
-      language: row.language, publishedAt: row.published_at, fetchedAt: row.fetched_at, duplicateOf: row.duplicate_of === null ? null : Number(row.duplicate_of),
-      countryHint: row.country_hint, authority: row.authority === null ? null : Number(row.authority), first: Number(row.position) === 0, documentLength: Number(row.length),
-    }];
-  });
 }
