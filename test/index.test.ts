@@ -127,6 +127,14 @@ describe('search index (MySQL)', function () {
     await statisticsAreConsistent(MODE_A);
   });
 
+  it('weighs a query and retrieves its passages from one reading of the statistics, as queryWeights and retrieve answer apart', async () => {
+    for (const [query, options] of [['whales songs', { limit: 10 }], ['honey bee dance', { limit: 1, language: 'en' }], ['glaciers', { limit: 10 }]] as const) {
+      const together = await index.retrieveWeighed(MODE_A, query, options);
+      expect(together.passages).to.deep.equal(await index.retrieve(MODE_A, query, options));
+      expect(together.weights).to.deep.equal(await index.queryWeights(MODE_A, query, 'language' in options ? options.language : undefined));
+    }
+  });
+
   it('finds a German compound by its part, and Japanese and Chinese sentences by a query word', async () => {
     await index.indexDocuments(MODE_A, [
       doc(`https://lang.site-${RUN}.test/de`, 'Die Krankenhausfinanzierung wurde im Landtag lange beraten.', { language: 'de' }),
