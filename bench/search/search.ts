@@ -17,12 +17,13 @@
  *  - attribution: among queries with a relevant document in the sources, the share whose summary
  *    cites one of them; the share of all citations that point at a returned source; and, the
  *    same queries in format text, how many of the [n] an agent reads there do;
- *  - latency: uncached searches (enable_cache false), p50/p95/p99 at concurrency 1 and 16, and
- *    CPU per search at 16: this process (API, workers, pool and the bench's client), and the
+ *  - latency: uncached searches (enable_cache false), p50/p95/p99 at concurrency 1 and 16, each
+ *    pass in a service started afresh (its postings cache empty), and CPU per search: this process (API, workers, pool and the bench's client), and the
  *    MariaDB and Redis servers when they run on this machine (their CPU counts every client's);
  *  - where one search's CPU goes: the 300 queries one at a time, this process's CPU read at the
  *    end of each stage the service announces (src/metrics/search-stages.ts), MariaDB's beside it.
  * --latency-only skips relevance and attribution (the profile of a change, not its quality).
+ * SEARCH_POSTINGS_CACHE_MB is handed to the service (its default otherwise).
  * --million URL: a database holding SciFact plus a million synthetic passages in mode `test`
  * (`BENCH_MODE=test DATABASE_URL=URL node dist/bench/index/retrieval.js --million --keep`):
  * the same latency figures through the API over that index.
@@ -62,6 +63,8 @@ async function open(databaseUrl: string): Promise<Bench> {
   const config = loadConfig(testEnv({
     DATABASE_URL: databaseUrl, ...plan.env,
     POOL_SIZE: '2', WORKER_CONCURRENCY: '16', KEY_CACHE_TTL_S: '3600',
+    // The service's default unless the run sets it (0: every query's postings read from MySQL).
+    ...(process.env.SEARCH_POSTINGS_CACHE_MB ? { SEARCH_POSTINGS_CACHE_MB: process.env.SEARCH_POSTINGS_CACHE_MB } : {}),
   }));
   const service = await startService(config, 'all', createLogger('silent', 'all'));
   const client = new Pool(service.url, { connections: 16 });
@@ -149,29 +152,46 @@ async function quality(bench: Bench): Promise<void> {
     + ` in the text summaries ${textCitationsOfReturned} of ${textCitations} [n] point at a returned source`);
 }
 
-async function latency(bench: Bench, label: string): Promise<void> {
-  const queries = loadQueries();
+/**
+ * Uncached searches at concurrency 1 and 16, then where one search's CPU goes, each in a
+ * service started afresh: every pass meets the postings cache empty (src/index/postings-cache.ts),
+ * so no pass is helped by having sent the same 300 queries before.
+ */
+async function latency(url: string, label: string): Promise<void> {
   for (const concurrency of [1, 16]) {
-    const times: number[] = [];
-    const todo = [...queries];
-    const cpu = cpuNow();
-    const started = performance.now();
-    await Promise.all(Array.from({ length: concurrency }, async () => {
-      for (let query = todo.shift(); query; query = todo.shift()) {
-        const t = performance.now();
-        await post(bench, '/v1/search', { query: query.text, max_results: 10, options: { enable_cache: false } });
-        times.push(performance.now() - t);
-      }
-    }));
-    const seconds = (performance.now() - started) / 1000;
-    const used = cpuSince(cpu);
-    times.sort((a, b) => a - b);
-    const at = (p: number) => percentile(times, p).toFixed(0);
-    const perSearch = (micros: number) => `${(micros / 1000 / times.length).toFixed(1)} ms`;
-    console.log(`latency ${label}, concurrency ${concurrency}: p50 ${at(50)} ms, p95 ${at(95)} ms, p99 ${at(99)} ms; ${(times.length / seconds).toFixed(1)} searches/s;`
-      + ` CPU per search: this process ${perSearch(used.process)}`
-      + Object.entries(used.servers).map(([name, micros]) => `, ${name} ${perSearch(micros)}`).join(''));
+    const bench = await open(url);
+    await post(bench, '/v1/search', { query: 'warm up', options: { enable_cache: false } });
+    await measure(bench, label, concurrency);
+    await bench.client.close();
+    await bench.service.close();
   }
+  const bench = await open(url);
+  await post(bench, '/v1/search', { query: 'warm up', options: { enable_cache: false } });
+  await stages(bench, label);
+  await bench.client.close();
+  await bench.service.close();
+}
+
+async function measure(bench: Bench, label: string, concurrency: number): Promise<void> {
+  const times: number[] = [];
+  const todo = [...loadQueries()];
+  const cpu = cpuNow();
+  const started = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    for (let query = todo.shift(); query; query = todo.shift()) {
+      const t = performance.now();
+      await post(bench, '/v1/search', { query: query.text, max_results: 10, options: { enable_cache: false } });
+      times.push(performance.now() - t);
+    }
+  }));
+  const seconds = (performance.now() - started) / 1000;
+  const used = cpuSince(cpu);
+  times.sort((a, b) => a - b);
+  const at = (p: number) => percentile(times, p).toFixed(0);
+  const perSearch = (micros: number) => `${(micros / 1000 / times.length).toFixed(1)} ms`;
+  console.log(`latency ${label}, concurrency ${concurrency}: p50 ${at(50)} ms, p95 ${at(95)} ms, p99 ${at(99)} ms; ${(times.length / seconds).toFixed(1)} searches/s;`
+    + ` CPU per search: this process ${perSearch(used.process)}`
+    + Object.entries(used.servers).map(([name, micros]) => `, ${name} ${perSearch(micros)}`).join(''));
 }
 
 /**
@@ -223,22 +243,16 @@ function cpuSince(before: ReturnType<typeof cpuNow>): { process: number; servers
 
 console.log(`node ${process.version}, ${os.cpus().length} cores, pool 2 threads`);
 const server = process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test';
-const scifact = await open(REUSE ? databaseUrl(server, DATABASE_NAME) : await createDatabase(server, DATABASE_NAME));
+const scifactUrl = REUSE ? databaseUrl(server, DATABASE_NAME) : await createDatabase(server, DATABASE_NAME);
+const scifact = await open(scifactUrl);
 if (!REUSE) await load(scifact);
-// One search of each kind first: JIT, connections and the pool's threads warm.
-await post(scifact, '/v1/search', { query: 'warm up', options: { enable_cache: false } });
-if (!LATENCY_ONLY) await quality(scifact);
-await latency(scifact, 'SciFact index');
-await stages(scifact, 'SciFact index');
+if (!LATENCY_ONLY) {
+  // One search of each kind first: JIT, connections and the pool's threads warm.
+  await post(scifact, '/v1/search', { query: 'warm up', options: { enable_cache: false } });
+  await quality(scifact);
+}
 await scifact.client.close();
 await scifact.service.close();
-
-if (MILLION) {
-  const million = await open(MILLION);
-  await post(million, '/v1/search', { query: 'warm up', options: { enable_cache: false } });
-  await latency(million, 'SciFact + 1M synthetic passages');
-  await stages(million, 'SciFact + 1M synthetic passages');
-  await million.client.close();
-  await million.service.close();
-}
+await latency(scifactUrl, 'SciFact index');
+if (MILLION) await latency(MILLION, 'SciFact + 1M synthetic passages');
 plan.remove();

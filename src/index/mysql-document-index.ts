@@ -9,6 +9,7 @@ import { DEFAULT_TUNING, retrievePassages, type ScoringTuning } from './retrieve
 import { withDeadlockRetry } from '../storage/deadlock-retry.js';
 import { sha256Hex } from '../storage/hash.js';
 import { SegmentMerger, type MergerOptions } from './segment-merger.js';
+import { PostingsCache } from './postings-cache.js';
 import { writeBatch } from './writer.repository.js';
 import type { DocumentIndex, IndexDocumentInput, IndexOutcome, QueryWeights, RetrievedPassage, RetrieveOptions } from './types.js';
 
@@ -29,11 +30,13 @@ const NEW_URL_RACE = ['ER_DUP_ENTRY'];
  */
 export class MysqlDocumentIndex implements DocumentIndex {
   private readonly merger: SegmentMerger;
+  private readonly postings: PostingsCache;
 
   constructor(
     private readonly db: Kysely<Database>, private readonly pool: CpuPool, merges: MergerOptions = {}, private readonly tuning: ScoringTuning = DEFAULT_TUNING,
   ) {
     this.merger = new SegmentMerger(db, pool, merges);
+    this.postings = new PostingsCache(tuning.postingsCacheBytes);
   }
 
   /** Picks up merges a stopped process left to do (call once when a writing process starts). */
@@ -88,6 +91,6 @@ export class MysqlDocumentIndex implements DocumentIndex {
   async retrieveWeighed(mode: Mode, query: string, options: RetrieveOptions): Promise<{ weights: QueryWeights; passages: RetrievedPassage[] }> {
     const weighed = await weighQuery(this.db, mode, query, options.language);
     searchStageDone('weigh query');
-    return { weights: queryWeights(weighed), passages: await retrievePassages(this.db, this.pool, mode, weighed, options, this.tuning) };
+    return { weights: queryWeights(weighed), passages: await retrievePassages(this.db, this.pool, this.postings, mode, weighed, options, this.tuning) };
   }
 }

@@ -7,6 +7,7 @@ import { passagesOfDomains, readPassages } from './corpus.repository.js';
 import { withinDomain } from './domain.js';
 import type { WeighedQuery } from './query-weights.js';
 import { readTermChunks } from './segments.repository.js';
+import type { PostingsCache } from './postings-cache.js';
 import type { RetrievedPassage, RetrieveOptions } from './types.js';
 import { searchStageDone } from '../metrics/search-stages.js';
 
@@ -20,7 +21,7 @@ const MAX_LIMIT = 1000;
  * a longer ranking of the same postings.
  */
 export async function retrievePassages(
-  db: Kysely<Database>, pool: CpuPool, mode: Mode, { stats, terms }: WeighedQuery, options: RetrieveOptions, tuning: ScoringTuning = DEFAULT_TUNING,
+  db: Kysely<Database>, pool: CpuPool, cache: PostingsCache, mode: Mode, { stats, terms }: WeighedQuery, options: RetrieveOptions, tuning: ScoringTuning = DEFAULT_TUNING,
 ): Promise<RetrievedPassage[]> {
   const limit = Math.max(1, Math.min(Math.floor(options.limit), MAX_LIMIT));
   if (!stats || terms.length === 0) return [];
@@ -28,7 +29,7 @@ export async function retrievePassages(
   const termIndex = new Map(terms.map((t, i) => [t.id, i]));
   const segments: { first: number }[] = [];
   const segmentIndex = new Map<number, number>();
-  const chunks = (await readTermChunks(db, terms.map((t) => t.id))).map((c) => {
+  const chunks = (await readTermChunks(db, cache, mode, terms.map((t) => t.id))).map((c) => {
     let segment = segmentIndex.get(c.segmentId);
     if (segment === undefined) {
       segment = segments.push({ first: c.firstPassage }) - 1;
@@ -70,9 +71,11 @@ export interface ScoringTuning {
    * rejects few passages.
    */
   maxAllowed: number;
+  /** Postings kept in memory for the next queries (SEARCH_POSTINGS_CACHE_MB; postings-cache.ts); 0 reads every query's from MySQL. */
+  postingsCacheBytes: number;
 }
 
-export const DEFAULT_TUNING: ScoringTuning = { splitBytes: 512 * 1024, maxCandidates: 20_000, maxAllowed: 20_000 };
+export const DEFAULT_TUNING: ScoringTuning = { splitBytes: 512 * 1024, maxCandidates: 20_000, maxAllowed: 20_000, postingsCacheBytes: 128 * 2 ** 20 };
 
 /**
  * The passages of the included domains (subdomains included), ascending, when there are at
