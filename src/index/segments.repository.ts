@@ -73,21 +73,21 @@ export async function insertLists(db: Executor, segmentId: number, lists: readon
   await flush();
 }
 
-type TermChunk = { termId: number; segmentId: number; block: number; firstPassage: number; data: Uint8Array };
-
 /**
  * Every stored chunk of the given terms in the mode's active segments, those the cache holds
  * taken from it. When the cache holds them all, one read of the segment list is the whole
- * answer. Otherwise one statement reads the segment list again with the missing lists: one
- * consistent snapshot, so a merge swapping segments meanwhile is seen entirely or not at all
- * (cached lists never change, whenever they were read). Should that list hold a segment the
- * first one did not (a write or a merge in between) whose lists are not all cached, it is
- * read once more.
+ * answer. Otherwise the segment list and the missing chunks are read in one transaction, one
+ * consistent snapshot: a merge swapping segments meanwhile is seen entirely or not at all, and
+ * the postings of the segments it retires are still there to read.
  */
-export async function readTermChunks(db: Kysely<Database>, cache: PostingsCache, mode: Mode, termIds: readonly number[]): Promise<TermChunk[]> {
+export async function readTermChunks(
+  db: Kysely<Database>, cache: PostingsCache, mode: Mode, termIds: readonly number[],
+): Promise<{ termId: number; segmentId: number; block: number; firstPassage: number; data: Uint8Array }[]> {
   if (termIds.length === 0) return [];
-  let segments = await activeSegments(db, mode);
-  for (;;) {
+  const cached = chunksFrom(cache, await activeSegments(db, mode), termIds);
+  if (cached) return cached;
+  return db.transaction().execute(async (trx) => {
+    const segments = await activeSegments(trx, mode);
     // What the cache holds is taken now: other queries may evict it while this one reads.
     const found = new Map<string, readonly CachedBlock[]>();
     const missingSegments = new Set<number>();
@@ -103,34 +103,25 @@ export async function readTermChunks(db: Kysely<Database>, cache: PostingsCache,
         }
       }
     }
-    if (missingSegments.size === 0) return chunksOf(segments, termIds, found);
-    const rows = await db.selectFrom('index_segments as s')
-      .leftJoin('index_segment_postings as sp', (join) => join.onRef('sp.segment_id', '=', 's.id')
-        .on('sp.segment_id', 'in', [...missingSegments]).on('sp.term_id', 'in', [...missingTerms]))
-      .select(['s.id', 's.first_passage', 's.created_at', 'sp.term_id', 'sp.chunk', 'sp.data'])
-      .where('s.mode', '=', mode).where('s.state', '=', 'active').orderBy('s.id').orderBy('sp.term_id').orderBy('sp.chunk').execute();
-    const now = new Map<number, ActiveSegment>();
     const read = new Map<string, { block: number; data: Uint8Array }[]>();
-    for (const row of rows) {
-      const id = Number(row.id);
-      let segment = now.get(id);
-      if (!segment) now.set(id, segment = { id, firstPassage: row.first_passage, createdAt: row.created_at.getTime() });
-      if (row.term_id === null || row.chunk === null || row.data === null) continue;
-      const key = PostingsCache.key(segment, Number(row.term_id));
-      const list = read.get(key);
-      if (list) list.push({ block: row.chunk, data: row.data });
-      else read.set(key, [{ block: row.chunk, data: row.data }]);
-    }
-    segments = [...now.values()];
-    for (const segment of segments) {
-      if (!missingSegments.has(segment.id)) continue;
-      for (const termId of missingTerms) {
-        const key = PostingsCache.key(segment, termId);
-        if (!found.has(key)) found.set(key, cache.set(key, read.get(key) ?? []));
+    if (missingSegments.size > 0) {
+      const byId = new Map(segments.map((s) => [s.id, s]));
+      const rows = await trx.selectFrom('index_segment_postings').select(['segment_id', 'term_id', 'chunk', 'data'])
+        .where('segment_id', 'in', [...missingSegments]).where('term_id', 'in', [...missingTerms]).orderBy('segment_id').orderBy('term_id').orderBy('chunk').execute();
+      for (const row of rows) {
+        const key = PostingsCache.key(byId.get(Number(row.segment_id))!, Number(row.term_id));
+        const list = read.get(key);
+        if (list) list.push({ block: row.chunk, data: row.data });
+        else read.set(key, [{ block: row.chunk, data: row.data }]);
       }
     }
-    if (segments.every((segment) => termIds.every((termId) => found.has(PostingsCache.key(segment, termId))))) return chunksOf(segments, termIds, found);
-  }
+    const blocks = (segment: ActiveSegment, termId: number) => {
+      const key = PostingsCache.key(segment, termId);
+      return found.get(key) ?? cache.set(key, read.get(key) ?? []);
+    };
+    return segments.flatMap((segment) => termIds.flatMap((termId) => blocks(segment, termId)
+      .map(({ block, data }) => ({ termId, segmentId: segment.id, block, firstPassage: segment.firstPassage, data }))));
+  });
 }
 
 interface ActiveSegment {
@@ -146,10 +137,17 @@ async function activeSegments(db: Executor, mode: Mode): Promise<ActiveSegment[]
   return rows.map((s) => ({ id: Number(s.id), firstPassage: s.first_passage, createdAt: s.created_at.getTime() }));
 }
 
-/** The chunks of the terms in the segments, in segment and term order, all of them in `found`. */
-function chunksOf(segments: readonly ActiveSegment[], termIds: readonly number[], found: ReadonlyMap<string, readonly CachedBlock[]>): TermChunk[] {
-  return segments.flatMap((segment) => termIds.flatMap((termId) => found.get(PostingsCache.key(segment, termId))!
-    .map(({ block, data }) => ({ termId, segmentId: segment.id, block, firstPassage: segment.firstPassage, data }))));
+/** The chunks of the terms in the segments when the cache holds every one of them; undefined otherwise. */
+function chunksFrom(cache: PostingsCache, segments: readonly ActiveSegment[], termIds: readonly number[]) {
+  const out: { termId: number; segmentId: number; block: number; firstPassage: number; data: Uint8Array }[] = [];
+  for (const segment of segments) {
+    for (const termId of termIds) {
+      const blocks = cache.get(PostingsCache.key(segment, termId));
+      if (!blocks) return undefined;
+      for (const { block, data } of blocks) out.push({ termId, segmentId: segment.id, block, firstPassage: segment.firstPassage, data });
+    }
+  }
+  return out;
 }
 
 export async function segmentsOf(db: Executor, mode: Mode, state: IndexSegmentsTable['state']): Promise<Segment[]> {
