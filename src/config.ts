@@ -45,6 +45,8 @@ export interface Config {
   readonly cacheNamespaceMaxBytes: number;
   /** Bytes of result-cache entries each API process keeps copies of (0: none, every read goes to Redis). */
   readonly cacheNearMaxBytes: number;
+  /** Bytes of the search index's postings lists each worker process keeps for the next queries (SEARCH_POSTINGS_CACHE_MB; 0: none). */
+  readonly indexPostingsCacheBytes: number;
   /** The master key's per-minute limit (keys get theirs from their plan). */
   readonly rateLimitPerMinute: number;
   readonly plans: Plans;
@@ -344,6 +346,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxBodyBytes: integer(env, 'MAX_BODY_MB', 10, 1, 100) * 1024 * 1024,
     cacheNamespaceMaxBytes: integer(env, 'CACHE_NAMESPACE_MAX_MB', 64, 2, 1_048_576) * 1024 * 1024,
     cacheNearMaxBytes: integer(env, 'CACHE_NEAR_MAX_MB', 64, 0, 65_536) * 1024 * 1024,
+    indexPostingsCacheBytes: integer(env, 'SEARCH_POSTINGS_CACHE_MB', 128, 0, 65_536) * 1024 * 1024,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     plans,
     defaultPlan,

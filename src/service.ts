@@ -49,6 +49,7 @@ import { McpEndpoint } from './mcp/mcp-endpoint.js';
 import { CacheService } from './cache/cache-service.js';
 import { KeyUsageService } from './usage/key-usage-service.js';
 import { MysqlDocumentIndex } from './index/mysql-document-index.js';
+import { DEFAULT_TUNING } from './index/retriever.js';
 import { segmentStats } from './index/segments.repository.js';
 import { VERSION } from './version.js';
 import { AlertService } from './alerts/alert-service.js';
@@ -128,7 +129,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
     index = new MysqlDocumentIndex(storage.db, pool, {
       onError: (error, mode) => logger.error({ err: error, mode }, 'index segment merge failed'),
       observer: indexMergeObserver(metrics),
-    });
+    }, { ...DEFAULT_TUNING, postingsCacheBytes: config.indexPostingsCacheBytes });
     await index.resumeMerges();
     workers = startWorkers({ config, logger, metrics, pool, db: storage.db, redis, connection, index, notifications });
   }

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { analyze, analyzeQuery } from '../src/text/analyze.js';
 import { sharedLanguage } from '../src/text/analysis-language.js';
-import { splitPassages } from '../src/text/passages.js';
+import { splitPassages, splitSentences } from '../src/text/passages.js';
+import { analysedSentences } from '../src/text/sentence-terms.js';
 import { forEachWord } from '../src/text/words.js';
 
 /** Whether every term of the query is among the document's terms: the query finds the document. */
@@ -128,6 +129,27 @@ describe('text analysis', () => {
         const segmenter = [...new Intl.Segmenter('en', { granularity: 'word' }).segment(text)].filter((s) => s.isWordLike).map((s) => s.segment);
         expect(fast).to.deep.equal(segmenter);
       }
+    });
+  });
+
+  describe('remembered words and sentences', () => {
+    it('gives a word the terms it had the first time, apart for documents, queries and languages', () => {
+      const text = "Die Donaudampfschifffahrt fuhr l'été über den Fluss. The runners were running; 北京大学 4K";
+      const first = { de: analyze(text, 'de'), fr: analyze(text, 'fr'), en: analyze(text, 'en'), query: analyzeQuery(text, 'de') };
+      expect({ de: analyze(text, 'de'), fr: analyze(text, 'fr'), en: analyze(text, 'en'), query: analyzeQuery(text, 'de') }).to.deep.equal(first);
+      // Documents add a compound's parts, queries do not; a query of stop words only keeps them.
+      expect(first.de.length).to.be.greaterThan(first.query.length);
+      expect(analyze('to be or not to be', 'en')).to.deep.equal([]);
+      expect(analyzeQuery('to be or not to be', 'en')).to.deep.equal(['to', 'be', 'or', 'not', 'to', 'be']);
+      expect(analyze('to be or not to be', 'en')).to.deep.equal([]);
+    });
+
+    it('analyses a passage sentence by sentence as splitSentences and analyze do', () => {
+      const passage = 'Blue whales sing at low frequencies. Their songs travel across oceans! Do they? Yes.';
+      const expected = { sentences: splitSentences(passage, 'en'), terms: splitSentences(passage, 'en').map((s) => analyze(s, 'en')) };
+      expect(analysedSentences(passage, 'en')).to.deep.equal(expected);
+      expect(analysedSentences(passage, 'en')).to.deep.equal(expected);
+      expect(analysedSentences(passage, null).terms).to.deep.equal(splitSentences(passage, null).map((s) => analyze(s, null)));
     });
   });
 

@@ -127,6 +127,14 @@ describe('search index (MySQL)', function () {
     await statisticsAreConsistent(MODE_A);
   });
 
+  it('weighs a query and retrieves its passages from one reading of the statistics, as queryWeights and retrieve answer apart', async () => {
+    for (const [query, options] of [['whales songs', { limit: 10 }], ['honey bee dance', { limit: 1, language: 'en' }], ['glaciers', { limit: 10 }]] as const) {
+      const together = await index.retrieveWeighed(MODE_A, query, options);
+      expect(together.passages).to.deep.equal(await index.retrieve(MODE_A, query, options));
+      expect(together.weights).to.deep.equal(await index.queryWeights(MODE_A, query, 'language' in options ? options.language : undefined));
+    }
+  });
+
   it('finds a German compound by its part, and Japanese and Chinese sentences by a query word', async () => {
     await index.indexDocuments(MODE_A, [
       doc(`https://lang.site-${RUN}.test/de`, 'Die Krankenhausfinanzierung wurde im Landtag lange beraten.', { language: 'de' }),
@@ -211,6 +219,39 @@ describe('search index (MySQL)', function () {
       for (const site of ['big', 'small']) await index.deleteByDomain(mode, `${site}-${RUN}.test`);
       await storage.db.deleteFrom('index_terms').where('mode', '=', mode).execute();
       await storage.db.deleteFrom('index_stats').where('mode', '=', mode).execute();
+    }
+  });
+
+  it('answers from remembered postings as from MySQL, seeing new segments, merges and deletions', async () => {
+    const mode = `p${RUN}` as Mode;
+    const remembering = new MysqlDocumentIndex(storage.db, pool, {}, DEFAULT_TUNING);
+    const reading = new MysqlDocumentIndex(storage.db, pool, {}, { ...DEFAULT_TUNING, postingsCacheBytes: 0 });
+    // Room for a few lists only: entries are evicted while queries run.
+    const tight = new MysqlDocumentIndex(storage.db, pool, {}, { ...DEFAULT_TUNING, postingsCacheBytes: 600 });
+    const same = async (query: string) => {
+      const expected = await reading.retrieve(mode, query, { limit: 10 });
+      for (const index of [remembering, tight]) {
+        const [first, again] = [await index.retrieve(mode, query, { limit: 10 }), await index.retrieve(mode, query, { limit: 10 })];
+        expect(first).to.deep.equal(expected);
+        expect(again).to.deep.equal(expected);
+      }
+      return expected.map((h) => h.url.split('/').pop());
+    };
+    try {
+      await index.indexDocuments(mode, [doc(`https://puffin-${RUN}.test/1`, 'Puffins nest in burrows on cliffs.'), doc(`https://puffin-${RUN}.test/2`, 'Gannets dive for fish.')]);
+      expect(await same('puffins burrows')).to.deep.equal(['1']);
+      // A new segment holds the new document's postings.
+      await index.indexDocuments(mode, [doc(`https://puffin-${RUN}.test/3`, 'Puffins carry fish to their burrows.')]);
+      expect((await same('puffins burrows')).sort()).to.deep.equal(['1', '3']);
+      await index.settle(mode);
+      expect((await same('puffins burrows')).sort()).to.deep.equal(['1', '3']);
+      await index.deleteByUrls(mode, [`https://puffin-${RUN}.test/1`]);
+      expect(await same('puffins burrows')).to.deep.equal(['3']);
+    } finally {
+      await index.deleteByDomain(mode, `puffin-${RUN}.test`);
+      await storage.db.deleteFrom('index_terms').where('mode', '=', mode).execute();
+      await storage.db.deleteFrom('index_stats').where('mode', '=', mode).execute();
+      for (const opened of [remembering, reading, tight]) await opened.close();
     }
   });
 

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { analyzeQuery } from '../src/text/analyze.js';
+import { extractiveSummary } from '../src/summary/extractive-summary.js';
+import { rankAndSummarize } from '../src/ranking/rank-and-summarize.js';
 import { CALIBRATION, RANKING_WEIGHTS, RELEVANCE_FLOOR, rankSources, rankSourcesWith, type RankSourcesInput, type SourceCandidate } from '../src/ranking/rank-sources.js';
 
 /** The ranking without the relevance floor: the order and scores of weak candidates too. */
@@ -220,5 +222,27 @@ describe('rankSources', () => {
     });
     const single = candidate('https://other.example/1', subject);
     expect(rankSources(input('quantum chromodynamics lattice gauge', [spread, single])).map((r) => r.candidate)).to.deep.equal([0]);
+  });
+
+  it('ranks and summarises in one task as rankSources and the extractive summary of its sources do apart', () => {
+    const candidates = [
+      candidate('https://a.example/1', `Solar panels convert light into electricity. ${FILLER} Panel efficiency rose in ten years.`, { title: 'Solar panels' }),
+      candidate('https://b.example/1', `Efficiency of a solar panel depends on its temperature. ${OTHER_FILLER}`, {
+        passages: [
+          { text: `Efficiency of a solar panel depends on its temperature. ${OTHER_FILLER}`, score: null, first: true },
+          { text: 'Cooler solar panels reach a higher efficiency on clear days.', score: null, first: false },
+        ],
+      }),
+      candidate('https://c.example/1', OTHER_FILLER),
+    ];
+    const query = input('solar panel efficiency', candidates, { limit: 2 });
+    const together = rankAndSummarize({ ...query, summary: { maxSentences: 3, passages: 2 } });
+    const ranked = rankSources(query);
+    expect(together.ranked).to.deep.equal(ranked);
+    expect(together.summary).to.deep.equal(extractiveSummary({
+      query: query.query, language: query.language, maxSentences: 3,
+      sources: ranked.map((r, i) => ({ n: i + 1, passages: r.passages.slice(0, 2).map((p) => candidates[r.candidate]!.passages[p]!.text) })),
+    }));
+    expect(together.summary.length).to.be.greaterThan(0);
   });
 });

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { searchStages } from '../src/metrics/search-stages.js';
 import { call, startTestService, type TestService } from './helpers/service.js';
 import { freshDatabase } from './helpers/run-scope.js';
 import { startJsonServer, type JsonRequest, type JsonReply, type JsonServer } from './helpers/json-server.js';
@@ -150,6 +151,19 @@ describe('POST /v1/search', function () {
     expect(data.metadata.summary_method).to.equal('extractive');
     expect(data.cache).to.deep.equal({ hit: false });
     expect(response.json.request_id).to.be.a('string');
+  });
+
+  it('announces the stages of an uncached search in order, for a profiler in the process', async () => {
+    const seen: unknown[] = [];
+    const listen = (stage: unknown) => seen.push(stage);
+    searchStages.subscribe(listen);
+    try {
+      const response = await call(service.url, '/v1/search', { body: { query: 'why do the tides rise twice a day', options: { enable_cache: false } } });
+      expect(response.status).to.equal(200);
+    } finally {
+      searchStages.unsubscribe(listen);
+    }
+    expect(seen).to.deep.equal(['start', 'weigh query', 'read postings', 'score postings', 'filter and read passages', 'rank sources', 'summary', 'answer']);
   });
 
   it('returns at most max_results sources', async () => {

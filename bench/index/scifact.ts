@@ -47,6 +47,13 @@ export function loadQueries(): { id: string; text: string }[] {
     });
 }
 
+/** SciFact's train claims (claims/scifact): queries of the same field as the test queries, never the same ones. */
+export function loadTrainClaims(): { id: string; text: string }[] {
+  return fs.readFileSync(path.join(DATA_DIR, 'claims', 'scifact', 'claims.train.jsonl'), 'utf8').split('\n').filter((l) => l.trim())
+    .map((line) => JSON.parse(line) as { id: number; claim: string })
+    .map((c) => ({ id: String(c.id), text: c.claim }));
+}
+
 /** qid → relevant document id → relevance (TREC qrels: `qid 0 docid rel`). */
 export function loadQrels(): Map<string, Map<string, number>> {
   const qrels = new Map<string, Map<string, number>>();

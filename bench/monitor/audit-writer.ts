@@ -8,13 +8,13 @@
  *   npm run build && node dist/bench/monitor/audit-writer.js
  *   BENCH_ENTRIES=100000 node dist/bench/monitor/audit-writer.js
  */
-import fs from 'node:fs';
 import { sql } from 'kysely';
 import { openStorage } from '../../src/storage/connection.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
 import { writeAuditBatch } from '../../src/monitor/request-log.repository.js';
 import { databaseUrl } from '../../test/helpers/database.js';
 import { TrafficGenerator } from './audit-data.js';
+import { cpuOf, processNamed } from '../process-cpu.js';
 
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 50_000);
 const BATCH = 500;
@@ -22,23 +22,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const server = process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test';
 const DATABASE = 'sev_bench_audit_writer';
 
-/** CPU time of a process in µs, from /proc (clock ticks of 10 ms). */
-function cpuOf(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
-
 function mysqldPid(): number | undefined {
-  if (process.env.BENCH_MYSQLD_PID) return Number(process.env.BENCH_MYSQLD_PID);
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (/^(mariadbd|mysqld)$/.test(fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim())) return Number(entry);
-    } catch {
-      // gone, or not ours to read
-    }
-  }
-  return undefined;
+  return process.env.BENCH_MYSQLD_PID ? Number(process.env.BENCH_MYSQLD_PID) : processNamed(/^(mariadbd|mysqld)$/);
 }
 
 const end = Date.UTC(2026, 10, 24, 21);

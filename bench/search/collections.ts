@@ -135,10 +135,7 @@ async function apiRankings(bench: Bench, c: BenchCollection, filtered: boolean):
 /** The ranking stage's input for a query as run-search.ts builds it (index candidates only: no upstream engine). */
 async function rankInput(bench: Bench, c: BenchCollection, query: string, filtered: boolean): Promise<RankSourcesInput> {
   const domains = filtered ? { domains: { include: [c.host] } } : {};
-  const [weights, candidates] = await Promise.all([
-    bench.index.queryWeights(MODE, query),
-    indexCandidates(bench.index, MODE, query, { documents: CANDIDATE_DOCUMENTS, ...domains }),
-  ]);
+  const { weights, candidates } = await indexCandidates(bench.index, MODE, query, { documents: CANDIDATE_DOCUMENTS, ...domains });
   return { query, ...weights, candidates, now: Date.now(), recency: null, country: null, authority: [], maxPerDomain: MAX_PER_DOMAIN, limit: K };
 }
 

@@ -124,8 +124,7 @@ await storage.close();
 async function rank(queries: Judged, target: Judged): Promise<Ranked[]> {
   const out: Ranked[] = [];
   for (const q of queries.queries) {
-    const weights = await index.queryWeights(target.mode, q.text);
-    const candidates = await indexCandidates(index, target.mode, q.text, { documents: DOCUMENTS });
+    const { weights, candidates } = await indexCandidates(index, target.mode, q.text, { documents: DOCUMENTS });
     const input: RankSourcesInput = {
       query: q.text, ...weights, candidates, now: Date.now(), recency: null, country: null, authority: [], maxPerDomain: 3, limit: LIMIT,
     };

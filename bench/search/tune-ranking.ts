@@ -19,14 +19,13 @@ import { createConnection } from 'mysql2/promise';
 import { sql } from 'kysely';
 import type { Mode } from '../../src/mode.js';
 import { MysqlDocumentIndex } from '../../src/index/mysql-document-index.js';
-import type { QueryWeights } from '../../src/index/types.js';
 import { createCpuPool } from '../../src/pool/pool.js';
 import { indexCandidates } from '../../src/search/index-candidates.js';
 import { openStorage } from '../../src/storage/connection.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
 import {
   CALIBRATION, DOCUMENT_BM25, RANKING_WEIGHTS, candidateFeatures, rankSources, rankSourcesWith,
-  type CandidateFeatures, type Calibration, type ConfidenceFeatures, type RankingWeights, type RankSourcesInput, type SourceCandidate,
+  type CandidateFeatures, type Calibration, type ConfidenceFeatures, type RankingWeights, type RankSourcesInput,
 } from '../../src/ranking/rank-sources.js';
 import { DATA_DIR } from '../extract/data.js';
 import { percentile } from '../percentile.js';
@@ -170,8 +169,7 @@ function loadTrainClaims(): { id: string; text: string; relevant: Map<string, nu
 async function build(queries: { id: string; text: string; relevant: Map<string, number> }[]): Promise<Query[]> {
   const out: Query[] = [];
   for (const q of queries) {
-    const weightsOfQuery: QueryWeights = await index.queryWeights(MODE, q.text);
-    const candidates: SourceCandidate[] = await indexCandidates(index, MODE, q.text, { documents: DOCUMENTS });
+    const { weights: weightsOfQuery, candidates } = await indexCandidates(index, MODE, q.text, { documents: DOCUMENTS });
     const input: RankSourcesInput = {
       query: q.text, ...weightsOfQuery, candidates, now: Date.now(), recency: null, country: null, authority: [],
       maxPerDomain: MAX_PER_DOMAIN, limit: LIMIT,

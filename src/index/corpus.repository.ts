@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Mode } from '../mode.js';
 import type { Database } from '../storage/schema.js';
 import { domainPattern } from './domain.js';
+import type { RetrievedPassage } from './types.js';
 
 export interface CorpusStats {
   documents: number;
@@ -20,28 +21,6 @@ export async function findTerms(db: Kysely<Database>, mode: Mode, terms: readonl
   return new Map(rows.map((r) => [r.term, { id: Number(r.id), df: Number(r.df) }]));
 }
 
-export interface PassageDocument {
-  passageId: number;
-  documentId: number;
-  domain: string;
-  language: string | null;
-  publishedAt: Date | null;
-  fetchedAt: Date;
-  duplicateOf: number | null;
-}
-
-/** The document fields filters and duplicate collapsing look at, for candidate passages. */
-export async function readPassageDocuments(db: Kysely<Database>, passageIds: readonly number[]): Promise<PassageDocument[]> {
-  if (passageIds.length === 0) return [];
-  const rows = await db.selectFrom('index_passages as p').innerJoin('index_documents as d', 'd.id', 'p.document_id')
-    .select(['p.id', 'p.document_id', 'd.domain', 'd.language', 'd.published_at', 'd.fetched_at', 'd.duplicate_of'])
-    .where('p.id', 'in', passageIds).execute();
-  return rows.map((r) => ({
-    passageId: Number(r.id), documentId: Number(r.document_id), domain: r.domain, language: r.language, publishedAt: r.published_at, fetchedAt: r.fetched_at,
-    duplicateOf: r.duplicate_of === null ? null : Number(r.duplicate_of),
-  }));
-}
-
 /** Ids of up to `limit` passages of documents in the given domains or their subdomains. */
 export async function passagesOfDomains(db: Kysely<Database>, mode: Mode, domains: readonly string[], limit: number): Promise<number[]> {
   const rows = await db.selectFrom('index_documents as d').innerJoin('index_passages as p', 'p.document_id', 'd.id')
@@ -51,10 +30,15 @@ export async function passagesOfDomains(db: Kysely<Database>, mode: Mode, domain
   return rows.map((r) => Number(r.id));
 }
 
-/** Text and document fields of the winning passages. */
-export async function readPassages(db: Kysely<Database>, passageIds: readonly number[]) {
+/** Text and document fields of candidate passages (those of deleted documents are not found). */
+export async function readPassages(db: Kysely<Database>, passageIds: readonly number[]): Promise<Omit<RetrievedPassage, 'score'>[]> {
   if (passageIds.length === 0) return [];
-  return db.selectFrom('index_passages as p').innerJoin('index_documents as d', 'd.id', 'p.document_id')
+  const rows = await db.selectFrom('index_passages as p').innerJoin('index_documents as d', 'd.id', 'p.document_id')
     .select(['p.id', 'p.document_id', 'p.position', 'p.text', 'd.url', 'd.title', 'd.domain', 'd.language', 'd.published_at', 'd.fetched_at', 'd.duplicate_of', 'd.country_hint', 'd.authority', 'd.length'])
     .where('p.id', 'in', passageIds).execute();
+  return rows.map((row) => ({
+    passageId: Number(row.id), documentId: Number(row.document_id), text: row.text, url: row.url, title: row.title, domain: row.domain,
+    language: row.language, publishedAt: row.published_at, fetchedAt: row.fetched_at, duplicateOf: row.duplicate_of === null ? null : Number(row.duplicate_of),
+    countryHint: row.country_hint, authority: row.authority === null ? null : Number(row.authority), first: Number(row.position) === 0, documentLength: Number(row.length),
+  }));
 }

@@ -3,13 +3,15 @@ import type { Mode } from '../mode.js';
 import type { CpuPool } from '../pool/pool.js';
 import type { Database } from '../storage/schema.js';
 import { deleteDomain, deleteUrls } from './deletion.repository.js';
-import { queryWeights } from './query-weights.js';
+import { queryWeights, weighQuery } from './query-weights.js';
+import { searchStageDone } from '../metrics/search-stages.js';
 import { DEFAULT_TUNING, retrievePassages, type ScoringTuning } from './retriever.js';
 import { withDeadlockRetry } from '../storage/deadlock-retry.js';
 import { sha256Hex } from '../storage/hash.js';
 import { GroupedWrites } from './grouped-writes.js';
 import type { PreparedDocument } from './prepare-documents.js';
 import { SegmentMerger, type MergerOptions } from './segment-merger.js';
+import { PostingsCache } from './postings-cache.js';
 import { writeBatch } from './writer.repository.js';
 import type { DocumentIndex, IndexDocumentInput, IndexOutcome, QueryWeights, RetrievedPassage, RetrieveOptions } from './types.js';
 
@@ -32,6 +34,7 @@ export class MysqlDocumentIndex implements DocumentIndex {
   private readonly merger: SegmentMerger;
   /** Documents analysed in the pool, waiting for their turn to be written. */
   private readonly writes: GroupedWrites<{ input: IndexDocumentInput; prepared: PreparedDocument }, IndexOutcome>;
+  private readonly postings: PostingsCache;
 
   constructor(
     private readonly db: Kysely<Database>, private readonly pool: CpuPool, merges: MergerOptions = {}, private readonly tuning: ScoringTuning = DEFAULT_TUNING,
@@ -42,6 +45,7 @@ export class MysqlDocumentIndex implements DocumentIndex {
       this.merger.request(mode);
       return outcomes;
     }, BATCH);
+    this.postings = new PostingsCache(tuning.postingsCacheBytes);
   }
 
   /** Picks up merges a stopped process left to do (call once when a writing process starts). */
@@ -84,11 +88,17 @@ export class MysqlDocumentIndex implements DocumentIndex {
     return deleted;
   }
 
-  retrieve(mode: Mode, query: string, options: RetrieveOptions): Promise<RetrievedPassage[]> {
-    return retrievePassages(this.db, this.pool, mode, query, options, this.tuning);
+  async retrieve(mode: Mode, query: string, options: RetrieveOptions): Promise<RetrievedPassage[]> {
+    return (await this.retrieveWeighed(mode, query, options)).passages;
   }
 
-  queryWeights(mode: Mode, query: string, language?: string): Promise<QueryWeights> {
-    return queryWeights(this.db, mode, query, language);
+  async queryWeights(mode: Mode, query: string, language?: string): Promise<QueryWeights> {
+    return queryWeights(await weighQuery(this.db, mode, query, language));
+  }
+
+  async retrieveWeighed(mode: Mode, query: string, options: RetrieveOptions): Promise<{ weights: QueryWeights; passages: RetrievedPassage[] }> {
+    const weighed = await weighQuery(this.db, mode, query, options.language);
+    searchStageDone('weigh query');
+    return { weights: queryWeights(weighed), passages: await retrievePassages(this.db, this.pool, this.postings, mode, weighed, options, this.tuning) };
   }
 }

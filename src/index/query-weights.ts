@@ -35,9 +35,8 @@ export async function weighQuery(db: Kysely<Database>, mode: Mode, query: string
   return { language, stats, terms };
 }
 
-/** weighQuery in the form the ranking stage takes. */
-export async function queryWeights(db: Kysely<Database>, mode: Mode, query: string, given: string | undefined): Promise<QueryWeights> {
-  const { language, stats, terms } = await weighQuery(db, mode, query, given);
+/** weighQuery's answer in the form the ranking stage takes. */
+export function queryWeights({ language, stats, terms }: WeighedQuery): QueryWeights {
   if (!stats) return { language, termWeights: {}, avgPassageLength: 0, avgDocumentLength: 0 };
   return {
     language,

@@ -3,32 +3,33 @@ import type { Mode } from '../mode.js';
 import type { CpuPool } from '../pool/pool.js';
 import type { Database } from '../storage/schema.js';
 import type { ScoreSegmentsOutput } from './score-segments.js';
-import { passagesOfDomains, readPassageDocuments, readPassages, type PassageDocument } from './corpus.repository.js';
+import { passagesOfDomains, readPassages } from './corpus.repository.js';
 import { withinDomain } from './domain.js';
-import { weighQuery } from './query-weights.js';
+import type { WeighedQuery } from './query-weights.js';
 import { readTermChunks } from './segments.repository.js';
+import type { PostingsCache } from './postings-cache.js';
 import type { RetrievedPassage, RetrieveOptions } from './types.js';
+import { searchStageDone } from '../metrics/search-stages.js';
 
 const MAX_LIMIT = 1000;
 
 /**
- * Exact BM25 top-k: every stored posting of the query terms is read (a row per term, segment
+ * Exact BM25 top-k of a query weighed by weighQuery (query-weights.ts): every stored posting of the query terms is read (a row per term, segment
  * and block of passage ids) and scored in the pool, so the ranking is the exhaustive one by construction.
  * The pool returns the best few times k; filters, deleted passages and copies of one story
  * are applied to that ranking in order, and if they leave fewer than k the pool is asked for
  * a longer ranking of the same postings.
  */
 export async function retrievePassages(
-  db: Kysely<Database>, pool: CpuPool, mode: Mode, query: string, options: RetrieveOptions, tuning: ScoringTuning = DEFAULT_TUNING,
+  db: Kysely<Database>, pool: CpuPool, cache: PostingsCache, mode: Mode, { stats, terms }: WeighedQuery, options: RetrieveOptions, tuning: ScoringTuning = DEFAULT_TUNING,
 ): Promise<RetrievedPassage[]> {
   const limit = Math.max(1, Math.min(Math.floor(options.limit), MAX_LIMIT));
-  const { stats, terms } = await weighQuery(db, mode, query, options.language);
   if (!stats || terms.length === 0) return [];
 
   const termIndex = new Map(terms.map((t, i) => [t.id, i]));
   const segments: { first: number }[] = [];
   const segmentIndex = new Map<number, number>();
-  const chunks = (await readTermChunks(db, terms.map((t) => t.id))).map((c) => {
+  const chunks = (await readTermChunks(db, cache, mode, terms.map((t) => t.id))).map((c) => {
     let segment = segmentIndex.get(c.segmentId);
     if (segment === undefined) {
       segment = segments.push({ first: c.firstPassage }) - 1;
@@ -36,16 +37,21 @@ export async function retrievePassages(
     }
     return { term: termIndex.get(c.termId)!, segment, block: c.block, data: c.data };
   });
+  searchStageDone('read postings');
   const weights = terms.map((t) => t.idf);
   const avgdl = stats.totalLength / stats.passages;
   const allowed = await allowedPassages(db, mode, options, tuning.maxAllowed);
   const parts = splitByBlock(chunks, pool.size, tuning.splitBytes).map((part) => ({ idf: weights, avgdl, segments, chunks: part, ...(allowed ? { allowed } : {}) }));
-  const documents = new Map<number, PassageDocument>();
+  const rows = new Map<number, PassageRow | null>();
   const maxCandidates = tuning.maxCandidates;
   for (let want = Math.max(2 * limit, 32); ; want = Math.min(want * 4, maxCandidates)) {
     const ranked = mergeRankings(await Promise.all(parts.map((part) => pool.run('scoreSegments', { ...part, want }))), want);
-    const accepted = await acceptInOrder(db, ranked, documents, options, limit);
-    if (accepted.length === limit || ranked.passages.length < want || want === maxCandidates) return present(db, accepted);
+    searchStageDone('score postings');
+    const accepted = await acceptInOrder(db, ranked, rows, options, limit);
+    if (accepted.length === limit || ranked.passages.length < want || want === maxCandidates) {
+      searchStageDone('filter and read passages');
+      return accepted;
+    }
   }
 }
 
@@ -65,9 +71,11 @@ export interface ScoringTuning {
    * rejects few passages.
    */
   maxAllowed: number;
+  /** Postings kept in memory for the next queries (SEARCH_POSTINGS_CACHE_MB; postings-cache.ts); 0 reads every query's from MySQL. */
+  postingsCacheBytes: number;
 }
 
-export const DEFAULT_TUNING: ScoringTuning = { splitBytes: 512 * 1024, maxCandidates: 20_000, maxAllowed: 20_000 };
+export const DEFAULT_TUNING: ScoringTuning = { splitBytes: 512 * 1024, maxCandidates: 20_000, maxAllowed: 20_000, postingsCacheBytes: 128 * 2 ** 20 };
 
 /**
  * The passages of the included domains (subdomains included), ascending, when there are at
@@ -116,36 +124,42 @@ function mergeRankings(rankings: ScoreSegmentsOutput[], want: number): ScoreSegm
   return { passages: best.map((e) => e.passage), scores: best.map((e) => e.score), matched: rankings.reduce((sum, r) => sum + r.matched, 0) };
 }
 
-interface Accepted {
-  passageId: number;
-  score: number;
-}
+/** A candidate passage as read from MySQL (text and document fields): what filters look at and what retrieval returns. */
+type PassageRow = Omit<RetrievedPassage, 'score'>;
 
-/** Walks the ranking best first, keeping passages that pass the filters and are not another copy of a story already listed. */
+/**
+ * Walks the ranking best first, keeping passages that pass the filters and are not another copy
+ * of a story already listed. Passages are read (text and document fields in one statement) a
+ * batch at a time as the walk reaches them: a batch a little longer than `limit`, so a query
+ * that nothing filters out reads what it returns and a few more, once. `rows` keeps what was
+ * read (null: deleted meanwhile) for a longer ranking of the same query.
+ */
 async function acceptInOrder(
-  db: Kysely<Database>, ranked: ScoreSegmentsOutput, documents: Map<number, PassageDocument>, options: RetrieveOptions, limit: number,
-): Promise<Accepted[]> {
-  const accepted: Accepted[] = [];
+  db: Kysely<Database>, ranked: ScoreSegmentsOutput, rows: Map<number, PassageRow | null>, options: RetrieveOptions, limit: number,
+): Promise<RetrievedPassage[]> {
+  const accepted: RetrievedPassage[] = [];
   const storyDocument = new Map<number, number>();
-  const batch = Math.max(64, limit * 2);
+  const batch = limit + Math.max(16, Math.ceil(limit / 4));
   for (let i = 0; i < ranked.passages.length && accepted.length < limit; i++) {
     const passageId = ranked.passages[i]!;
-    if (!documents.has(passageId)) {
-      const missing = ranked.passages.slice(i, i + batch).filter((id) => !documents.has(id));
-      for (const doc of await readPassageDocuments(db, missing)) documents.set(doc.passageId, doc);
+    if (!rows.has(passageId)) {
+      const missing = ranked.passages.slice(i, i + batch).filter((id) => !rows.has(id));
+      for (const id of missing) rows.set(id, null);
+      for (const row of await readPassages(db, missing)) rows.set(row.passageId, row);
     }
-    const doc = documents.get(passageId);
+    const row = rows.get(passageId);
     // A deleted passage keeps its postings until a merge drops them: it is simply skipped.
-    if (!doc || !passesFilters(doc, options)) continue;
-    const story = doc.duplicateOf ?? doc.documentId;
+    if (!row || !passesFilters(row, options)) continue;
+    const story = row.duplicateOf ?? row.documentId;
     const owner = storyDocument.get(story);
-    if (owner !== undefined && owner !== doc.documentId) continue;
-    storyDocument.set(story, doc.documentId);
-    accepted.push({ passageId, score: ranked.scores[i]! });
+    if (owner !== undefined && owner !== row.documentId) continue;
+    storyDocument.set(story, row.documentId);
+    accepted.push({ ...row, score: ranked.scores[i]! });
   }
   return accepted;
 }
-function passesFilters(doc: PassageDocument, options: RetrieveOptions): boolean {
+
+function passesFilters(doc: PassageRow, options: RetrieveOptions): boolean {
   if (options.language && primaryLanguage(doc.language) !== primaryLanguage(options.language)) return false;
   const include = options.domains?.include ?? [];
   if (include.length > 0 && !include.some((d) => withinDomain(doc.domain, d))) return false;
@@ -157,17 +171,4 @@ function passesFilters(doc: PassageDocument, options: RetrieveOptions): boolean 
 
 function primaryLanguage(language: string | null): string {
   return (language ?? '').toLowerCase().split(/[-_]/)[0]!;
-}
-
-async function present(db: Kysely<Database>, accepted: Accepted[]): Promise<RetrievedPassage[]> {
-  const rows = new Map((await readPassages(db, accepted.map((a) => a.passageId))).map((r) => [Number(r.id), r]));
-  return accepted.flatMap(({ passageId, score }) => {
-    const row = rows.get(passageId);
-    if (!row) return [];
-    return [{
-      passageId, documentId: Number(row.document_id), score, text: row.text, url: row.url, title: row.title, domain: row.domain,
-      language: row.language, publishedAt: row.published_at, fetchedAt: row.fetched_at, duplicateOf: row.duplicate_of === null ? null : Number(row.duplicate_of),
-      countryHint: row.country_hint, authority: row.authority === null ? null : Number(row.authority), first: Number(row.position) === 0, documentLength: Number(row.length),
-    }];
-  });
 }

@@ -92,17 +92,25 @@ function contains(sorted: Uint32Array, value: number): boolean {
   return false;
 }
 
-/** The k best (score, id) pairs seen: a binary min-heap whose root is the weakest kept. */
+/**
+ * The k best (score, id) pairs seen: a binary min-heap whose root is the weakest kept, in typed
+ * arrays of k entries (a query offers every passage it matches: tens of thousands at a million
+ * passages, most of them turned away by one comparison with the root).
+ */
 class TopK {
-  private readonly ids: number[] = [];
-  private readonly scores: number[] = [];
-  constructor(private readonly k: number) {}
+  private readonly ids: Float64Array;
+  private readonly scores: Float64Array;
+  private size = 0;
+  constructor(private readonly k: number) {
+    this.ids = new Float64Array(k);
+    this.scores = new Float64Array(k);
+  }
 
   offer(id: number, score: number): void {
-    if (this.ids.length < this.k) {
-      this.ids.push(id);
-      this.scores.push(score);
-      this.up(this.ids.length - 1);
+    if (this.size < this.k) {
+      this.ids[this.size] = id;
+      this.scores[this.size] = score;
+      this.up(this.size++);
     } else if (this.weaker(0, id, score)) {
       this.ids[0] = id;
       this.scores[0] = score;
@@ -111,7 +119,7 @@ class TopK {
   }
 
   sorted(): { passages: number[]; scores: number[] } {
-    const order = this.ids.map((_id, i) => i).sort((a, b) => this.scores[b]! - this.scores[a]! || this.ids[a]! - this.ids[b]!);
+    const order = Array.from({ length: this.size }, (_e, i) => i).sort((a, b) => this.scores[b]! - this.scores[a]! || this.ids[a]! - this.ids[b]!);
     return { passages: order.map((i) => this.ids[i]!), scores: order.map((i) => this.scores[i]!) };
   }
 
@@ -132,9 +140,10 @@ class TopK {
   private down(at: number): void {
     for (;;) {
       let weakest = at;
-      for (const child of [2 * at + 1, 2 * at + 2]) {
-        if (child < this.ids.length && this.weaker(child, this.ids[weakest]!, this.scores[weakest]!)) weakest = child;
-      }
+      const left = 2 * at + 1;
+      const right = left + 1;
+      if (left < this.size && this.weaker(left, this.ids[weakest]!, this.scores[weakest]!)) weakest = left;
+      if (right < this.size && this.weaker(right, this.ids[weakest]!, this.scores[weakest]!)) weakest = right;
       if (weakest === at) return;
       this.swap(at, weakest);
       at = weakest;
@@ -142,7 +151,11 @@ class TopK {
   }
 
   private swap(a: number, b: number): void {
-    [this.ids[a], this.ids[b]] = [this.ids[b]!, this.ids[a]!];
-    [this.scores[a], this.scores[b]] = [this.scores[b]!, this.scores[a]!];
+    const id = this.ids[a]!;
+    this.ids[a] = this.ids[b]!;
+    this.ids[b] = id;
+    const score = this.scores[a]!;
+    this.scores[a] = this.scores[b]!;
+    this.scores[b] = score;
   }
 }

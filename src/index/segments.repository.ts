@@ -2,6 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Mode } from '../mode.js';
 import type { Database, IndexSegmentPostingsTable, IndexSegmentsTable } from '../storage/schema.js';
 import { encodeBlocks, type StoredBlock } from './postings-codec.js';
+import { PostingsCache, type CachedBlock } from './postings-cache.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -73,19 +74,80 @@ export async function insertLists(db: Executor, segmentId: number, lists: readon
 }
 
 /**
- * Every stored chunk of the given terms in active segments. One statement, so it reads one
- * consistent snapshot: a merge swapping segments meanwhile is seen entirely or not at all.
+ * Every stored chunk of the given terms in the mode's active segments, those the cache holds
+ * taken from it. When the cache holds them all, one read of the segment list is the whole
+ * answer. Otherwise the segment list and the missing chunks are read in one transaction, one
+ * consistent snapshot: a merge swapping segments meanwhile is seen entirely or not at all, and
+ * the postings of the segments it retires are still there to read.
  */
 export async function readTermChunks(
-  db: Kysely<Database>, termIds: readonly number[],
-): Promise<{ termId: number; segmentId: number; block: number; firstPassage: number; lastPassage: number; data: Buffer }[]> {
+  db: Kysely<Database>, cache: PostingsCache, mode: Mode, termIds: readonly number[],
+): Promise<{ termId: number; segmentId: number; block: number; firstPassage: number; data: Uint8Array }[]> {
   if (termIds.length === 0) return [];
-  const rows = await db.selectFrom('index_segment_postings as sp').innerJoin('index_segments as s', 's.id', 'sp.segment_id')
-    .select(['sp.term_id', 'sp.segment_id', 'sp.chunk', 's.first_passage', 's.last_passage', 'sp.data'])
-    .where('sp.term_id', 'in', termIds).where('s.state', '=', 'active').execute();
-  return rows.map((r) => ({
-    termId: Number(r.term_id), segmentId: Number(r.segment_id), block: r.chunk, firstPassage: r.first_passage, lastPassage: r.last_passage, data: r.data,
-  }));
+  const cached = chunksFrom(cache, await activeSegments(db, mode), termIds);
+  if (cached) return cached;
+  return db.transaction().execute(async (trx) => {
+    const segments = await activeSegments(trx, mode);
+    // What the cache holds is taken now: other queries may evict it while this one reads.
+    const found = new Map<string, readonly CachedBlock[]>();
+    const missingSegments = new Set<number>();
+    const missingTerms = new Set<number>();
+    for (const segment of segments) {
+      for (const termId of termIds) {
+        const key = PostingsCache.key(segment, termId);
+        const blocks = cache.get(key);
+        if (blocks) found.set(key, blocks);
+        else {
+          missingSegments.add(segment.id);
+          missingTerms.add(termId);
+        }
+      }
+    }
+    const read = new Map<string, { block: number; data: Uint8Array }[]>();
+    if (missingSegments.size > 0) {
+      const byId = new Map(segments.map((s) => [s.id, s]));
+      const rows = await trx.selectFrom('index_segment_postings').select(['segment_id', 'term_id', 'chunk', 'data'])
+        .where('segment_id', 'in', [...missingSegments]).where('term_id', 'in', [...missingTerms]).orderBy('segment_id').orderBy('term_id').orderBy('chunk').execute();
+      for (const row of rows) {
+        const key = PostingsCache.key(byId.get(Number(row.segment_id))!, Number(row.term_id));
+        const list = read.get(key);
+        if (list) list.push({ block: row.chunk, data: row.data });
+        else read.set(key, [{ block: row.chunk, data: row.data }]);
+      }
+    }
+    const blocks = (segment: ActiveSegment, termId: number) => {
+      const key = PostingsCache.key(segment, termId);
+      return found.get(key) ?? cache.set(key, read.get(key) ?? []);
+    };
+    return segments.flatMap((segment) => termIds.flatMap((termId) => blocks(segment, termId)
+      .map(({ block, data }) => ({ termId, segmentId: segment.id, block, firstPassage: segment.firstPassage, data }))));
+  });
+}
+
+interface ActiveSegment {
+  id: number;
+  firstPassage: number;
+  /** Epoch ms: with the id, the name of one segment in the cache. */
+  createdAt: number;
+}
+
+async function activeSegments(db: Executor, mode: Mode): Promise<ActiveSegment[]> {
+  const rows = await db.selectFrom('index_segments').select(['id', 'first_passage', 'created_at'])
+    .where('mode', '=', mode).where('state', '=', 'active').orderBy('id').execute();
+  return rows.map((s) => ({ id: Number(s.id), firstPassage: s.first_passage, createdAt: s.created_at.getTime() }));
+}
+
+/** The chunks of the terms in the segments when the cache holds every one of them; undefined otherwise. */
+function chunksFrom(cache: PostingsCache, segments: readonly ActiveSegment[], termIds: readonly number[]) {
+  const out: { termId: number; segmentId: number; block: number; firstPassage: number; data: Uint8Array }[] = [];
+  for (const segment of segments) {
+    for (const termId of termIds) {
+      const blocks = cache.get(PostingsCache.key(segment, termId));
+      if (!blocks) return undefined;
+      for (const { block, data } of blocks) out.push({ termId, segmentId: segment.id, block, firstPassage: segment.firstPassage, data });
+    }
+  }
+  return out;
 }
 
 export async function segmentsOf(db: Executor, mode: Mode, state: IndexSegmentsTable['state']): Promise<Segment[]> {

@@ -71,6 +71,8 @@ export interface DocumentIndex {
   retrieve(mode: Mode, query: string, options: RetrieveOptions): Promise<RetrievedPassage[]>;
   /** How the index weighs a query's terms, for ranking text the index did not score itself. */
   queryWeights(mode: Mode, query: string, language?: string): Promise<QueryWeights>;
+  /** retrieve() and queryWeights() (with options.language) from one reading of the statistics and terms: what a search needs of the index. */
+  retrieveWeighed(mode: Mode, query: string, options: RetrieveOptions): Promise<{ weights: QueryWeights; passages: RetrievedPassage[] }>;
 }
 
 export interface QueryWeights {

@@ -6,6 +6,7 @@ import type { ExtractiveSummaryInput, SummarySentence } from '../summary/extract
 import type { MergePostingsInput, MergePostingsOutput } from '../index/merge-postings.js';
 import type { ScoreSegmentsInput, ScoreSegmentsOutput } from '../index/score-segments.js';
 import type { RankSourcesInput, RankedSource } from '../ranking/rank-sources.js';
+import type { RankAndSummarizeInput, RankAndSummarizeOutput } from '../ranking/rank-and-summarize.js';
 import type { JudgeClaimInput, JudgeClaimOutput } from '../stance/judge-claim.js';
 import type { FitContentInput, FitContentOutput } from '../html/render/fit-content.js';
 import type { ExtractPdfInput, UnreadablePdf } from '../pdf/extract-pdf.js';
@@ -20,6 +21,7 @@ interface PoolTasks {
   mergePostings: { input: MergePostingsInput; output: MergePostingsOutput };
   extractiveSummary: { input: ExtractiveSummaryInput; output: SummarySentence[] };
   rankSources: { input: RankSourcesInput; output: RankedSource[] };
+  rankAndSummarize: { input: RankAndSummarizeInput; output: RankAndSummarizeOutput };
   judgeClaim: { input: JudgeClaimInput; output: JudgeClaimOutput };
   extractPdf: { input: ExtractPdfInput; output: CleanHtmlOutput | UnreadablePdf };
 }

@@ -1,5 +1,5 @@
 import { analyze, analyzeQuery } from '../text/analyze.js';
-import { splitSentences } from '../text/passages.js';
+import { analysedSentences } from '../text/sentence-terms.js';
 import { sharedLanguage } from '../text/analysis-language.js';
 import { listedAuthority } from './authority-list.js';
 
@@ -526,11 +526,11 @@ function diversify<T>(ranked: T[], maxPerDomain: number, limit: number, domainOf
  * that is cut at the last word boundary that fits, with an ellipsis.
  */
 function snippet(text: string, language: string | null, query: QueryTerms): string {
-  const sentences = splitSentences(text, language);
+  const { sentences, terms } = analysedSentences(text, language);
   if (sentences.length === 0) return '';
-  const mass = sentences.map((sentence) => {
+  const mass = terms.map((sentenceTerms) => {
     let sum = 0;
-    for (const term of new Set(analyze(sentence, language))) {
+    for (const term of new Set(sentenceTerms)) {
       const q = query.index.get(term);
       if (q !== undefined) sum += query.weights[q]!;
     }

@@ -1,5 +1,5 @@
 /**
- * The summary of a search: extractive always (pool task extractiveSummary, fast and certain),
+ * The summary of a search: extractive always (pool task extractiveSummary, or rankAndSummarize with the ranking; fast and certain),
  * abstractive when a chat-completions endpoint is configured and answers in time with at least
  * one sentence that obeys the citation rule; otherwise the extractive one stands. Both cite
  * [n] = sources[n - 1] of the same response. The caller renders it (summary-format.ts).
@@ -34,6 +34,8 @@ export interface SummaryOptions {
   maxSentences: number;
   /** Ends the abstractive attempt (the search's deadline). */
   signal: AbortSignal;
+  /** The extractive summary of these sources when the ranking's pool task wrote it already (rankAndSummarize); otherwise it is written here. */
+  extractive?: readonly CitedSentence[];
 }
 
 /** Characters of each source the model reads: its best passages, cut at this length. */
@@ -44,7 +46,7 @@ export async function composeSummary(
   sources: readonly SummarySource[],
   options: SummaryOptions,
 ): Promise<ComposedSummary> {
-  let sentences: readonly CitedSentence[] = await deps.pool.run('extractiveSummary', {
+  let sentences: readonly CitedSentence[] = options.extractive ?? await deps.pool.run('extractiveSummary', {
     query: options.query,
     language: options.language,
     sources: sources.map((s) => ({ n: s.n, passages: s.passages })),

@@ -1,5 +1,5 @@
 import type { Mode } from '../mode.js';
-import type { DocumentIndex, RetrieveOptions } from '../index/types.js';
+import type { DocumentIndex, QueryWeights, RetrieveOptions } from '../index/types.js';
 import type { SourceCandidate } from '../ranking/rank-sources.js';
 
 /**
@@ -13,14 +13,15 @@ const PASSAGES_PER_DOCUMENT = 4;
 /**
  * The index's side of a search: its best passages grouped into documents (best passage first,
  * documents in the order of their best passage), at most `documents` of them, as the ranking
- * stage (rankSources) takes them.
+ * stage (rankSources) takes them, and the query's weights in the index that the ranking scores
+ * them with (read once for both).
  */
 export async function indexCandidates(
   index: DocumentIndex, mode: Mode, query: string, options: Omit<RetrieveOptions, 'limit'> & { documents: number },
-): Promise<SourceCandidate[]> {
+): Promise<{ weights: QueryWeights; candidates: SourceCandidate[] }> {
   const { documents, ...filters } = options;
-  if (documents <= 0) return [];
-  const passages = await index.retrieve(mode, query, { ...filters, limit: documents * PASSAGES_PER_DOCUMENT });
+  if (documents <= 0) return { weights: await index.queryWeights(mode, query, filters.language), candidates: [] };
+  const { weights, passages } = await index.retrieveWeighed(mode, query, { ...filters, limit: documents * PASSAGES_PER_DOCUMENT });
   const byDocument = new Map<number, SourceCandidate>();
   for (const passage of passages) {
     let candidate = byDocument.get(passage.documentId);
@@ -36,5 +37,5 @@ export async function indexCandidates(
     }
     candidate.passages.push({ text: passage.text, score: passage.score, first: passage.first });
   }
-  return [...byDocument.values()];
+  return { weights, candidates: [...byDocument.values()] };
 }

@@ -27,6 +27,7 @@ import type { CitedSentence } from './summarizer/citations.js';
 import { splitSentences } from '../text/passages.js';
 import { countAll, countTokens, type BudgetReport } from '../text/tokens.js';
 import type { RankedSource, RankSourcesInput, SourceCandidate } from '../ranking/rank-sources.js';
+import { searchStageDone } from '../metrics/search-stages.js';
 
 export interface SearchDeps {
   config: Config;
@@ -51,6 +52,7 @@ const RESERVE_SHARE = 0.25;
 const MAX_RESERVE_MS = 2000;
 
 export async function runSearch(deps: SearchDeps, mode: Mode, job: SearchJob): Promise<SearchResult> {
+  searchStageDone('start');
   const started = Date.now();
   const { request } = job;
   const timedOut = () => new ApiError('SEARCH_TIMEOUT', { timeout_seconds: request.options.timeout });
@@ -60,8 +62,7 @@ export async function runSearch(deps: SearchDeps, mode: Mode, job: SearchJob): P
   const optional = signalAt(job.deadline - reserve);
   const now = new Date(started);
 
-  const [weights, indexed, upstream] = await Promise.all([
-    deps.index.queryWeights(mode, request.query, request.language),
+  const [{ weights, candidates: indexed }, upstream] = await Promise.all([
     indexCandidates(deps.index, mode, request.query, {
       documents: CANDIDATE_DOCUMENTS,
       ...(request.language ? { language: request.language } : {}),
@@ -84,35 +85,43 @@ export async function runSearch(deps: SearchDeps, mode: Mode, job: SearchJob): P
     maxPerDomain: deps.config.search.maxPerDomain,
   };
   const deep = request.options.deep_search;
-  let ranked = await deps.pool.run('rankSources', { ...rankInput, candidates, limit: deep ? Math.max(request.max_results, deps.config.search.deepPages) : request.max_results });
+  const summaryShape = { maxSentences: deep ? DEEP_SUMMARY_SENTENCES : SUMMARY_SENTENCES, passages: SUMMARY_PASSAGES };
+  // The last ranking brings the extractive summary of what it returns (one pool task); without
+  // deep search the first ranking is the last.
+  let ranking: { ranked: RankedSource[]; summary?: readonly CitedSentence[] } = deep
+    ? { ranked: await deps.pool.run('rankSources', { ...rankInput, candidates, limit: Math.max(request.max_results, deps.config.search.deepPages) }) }
+    : await deps.pool.run('rankAndSummarize', { ...rankInput, candidates, limit: request.max_results, summary: summaryShape });
+  searchStageDone('rank sources');
 
   let deepReport: SearchResult['metadata']['deep_search'];
-  if (deep && ranked.length > 0 && !optional.aborted) {
-    const toRead = ranked.slice(0, deps.config.search.deepPages).map((r) => ({ index: r.candidate, candidate: candidates[r.candidate]! }));
+  if (deep && ranking.ranked.length > 0 && !optional.aborted) {
+    const toRead = ranking.ranked.slice(0, deps.config.search.deepPages).map((r) => ({ index: r.candidate, candidate: candidates[r.candidate]! }));
     const live = await readLivePages(deps, toRead, optional);
     deepReport = { pages_fetched: toRead.length - live.failed, pages_failed: live.failed };
     if (live.pages.length > 0) {
       candidates = [...candidates];
       for (const { candidate, page } of live.pages) candidates[candidate] = page;
-      ranked = await deps.pool.run('rankSources', { ...rankInput, candidates, limit: request.max_results });
+      ranking = await deps.pool.run('rankAndSummarize', { ...rankInput, candidates, limit: request.max_results, summary: summaryShape });
     }
   }
-  ranked = ranked.slice(0, request.max_results);
+  const ranked = ranking.ranked.slice(0, request.max_results);
   if (ranked.length === 0) throw upstream.cut ? timedOut() : new ApiError('NO_RESULTS_FOUND');
 
-  const summary = await composeSummary(deps, ranked.map((r, i) => summarySource(r, i + 1, candidates[r.candidate]!)), {
+  const summary = await composeSummary(deps, ranked.map((r, i) => summarySource(r, i + 1, candidates[r.candidate]!, summaryShape.passages)), {
     query: request.query,
     language: weights.language,
-    maxSentences: deep ? DEEP_SUMMARY_SENTENCES : SUMMARY_SENTENCES,
+    maxSentences: summaryShape.maxSentences,
     signal: signalAt(job.deadline - Math.min(reserve, 250)),
+    ...(ranking.summary ? { extractive: ranking.summary } : {}),
   });
+  searchStageDone('summary');
   // Without the sources in the response, citations would point at nothing: the summary carries none.
   const sentences = request.include_sources ? summary.sentences : summary.sentences.map((s) => ({ text: s.text, citations: [] }));
   const sources = request.include_sources ? ranked.map((r) => source(r, candidates[r.candidate]!, request.chunks_per_source)) : [];
   const answer = request.max_tokens === undefined
     ? { sentences, sources }
     : withinBudget(sentences, sources, request.format, request.include_sources, request.max_tokens, weights.language);
-  return {
+  const result: SearchResult = {
     summary: renderSummary(answer.sentences, request.format, answer.sources),
     ...(request.include_sources ? { sources: answer.sources } : {}),
     ...('budget' in answer ? { truncated: answer.budget.omitted_tokens > 0, budget: answer.budget } : {}),
@@ -124,6 +133,8 @@ export async function runSearch(deps: SearchDeps, mode: Mode, job: SearchJob): P
       ...(deepReport ? { deep_search: deepReport } : {}),
     },
   };
+  searchStageDone('answer');
+  return result;
 }
 
 /**
@@ -153,10 +164,10 @@ function searchAnswerTokens(sentences: readonly CitedSentence[], format: Summary
     + sources.reduce((sum, s) => sum + countTokens(s.title) + countTokens(s.url) + countAll(s.chunks ?? [s.snippet ?? '']), 0);
 }
 
-function summarySource(ranked: RankedSource, n: number, candidate: SourceCandidate) {
+function summarySource(ranked: RankedSource, n: number, candidate: SourceCandidate, passages: number) {
   return {
     n, url: candidate.url, title: candidate.title, snippet: ranked.snippet, confidence: ranked.confidence,
-    passages: ranked.passages.slice(0, SUMMARY_PASSAGES).map((p) => candidate.passages[p]!.text),
+    passages: ranked.passages.slice(0, passages).map((p) => candidate.passages[p]!.text),
   };
 }
 

@@ -1,5 +1,5 @@
-import { analyze, analyzeQuery } from '../text/analyze.js';
-import { splitSentences } from '../text/passages.js';
+import { analyzeQuery } from '../text/analyze.js';
+import { analysedSentences } from '../text/sentence-terms.js';
 import { sharedLanguage } from '../text/analysis-language.js';
 import { countWords } from '../html/metadata/word-count.js';
 
@@ -59,12 +59,13 @@ export function extractiveSummary(input: ExtractiveSummaryInput): SummarySentenc
   input.sources.forEach((source, rank) => {
     let position = 0;
     for (const passage of source.passages) {
-      for (const text of splitSentences(passage, language)) {
+      const analysed = analysedSentences(passage, language);
+      analysed.sentences.forEach((text, i) => {
         position++;
-        if (text.length < MIN_CHARACTERS || text.length > MAX_CHARACTERS) continue;
-        const terms = new Set(analyze(text, language));
+        if (text.length < MIN_CHARACTERS || text.length > MAX_CHARACTERS) return;
+        const terms = new Set(analysed.terms[i]);
         if (terms.size >= MIN_TERMS) sentences.push({ text, terms, source: source.n, rank, position });
-      }
+      });
     }
   });
   const query = input.query.trim() === '' ? topicTerms(sentences) : new Set(analyzeQuery(input.query, language));

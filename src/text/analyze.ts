@@ -38,16 +38,35 @@ interface Pipeline {
   stem: Stem | null;
   /** Whether German words add their compound parts: for documents only. */
   compounds: boolean;
+  /** Each word-like segment's terms as pushWordTerms finds them (null: none; an array: several), WORD_MEMO_SIZE at most. */
+  memo: Map<string, string | string[] | null>;
 }
+
+/**
+ * Segments whose terms each pipeline remembers. Analysis is a pure function of the segment and
+ * the pipeline, and running text is Zipfian: one lookup replaces case folding, the stop-word
+ * test and the stemmer's own cache for nearly every word (search analyses its candidates'
+ * passages anew on every query). Evicted in insertion order, as the stemmer's cache is.
+ */
+const WORD_MEMO_SIZE = 50_000;
+/** The pipeline of each mode and resolved language: fixed once built. */
+const pipelines = new Map<string, Pipeline>();
 
 function pipeline(text: string, language: string | null, mode: 'document' | 'query' | 'query with stop words'): Pipeline {
   const resolved = analysisLanguage(text, language);
-  return {
-    language: resolved,
-    stopWords: mode === 'query with stop words' ? null : stopWordsFor(resolved),
-    stem: stemmerFor(resolved),
-    compounds: mode === 'document' && resolved === 'de',
-  };
+  const key = `${mode}\u0000${resolved ?? ''}`;
+  let run = pipelines.get(key);
+  if (!run) {
+    run = {
+      language: resolved,
+      stopWords: mode === 'query with stop words' ? null : stopWordsFor(resolved),
+      stem: stemmerFor(resolved),
+      compounds: mode === 'document' && resolved === 'de',
+      memo: new Map(),
+    };
+    pipelines.set(key, run);
+  }
+  return run;
 }
 
 function isDigit(code: number): boolean {
@@ -93,7 +112,19 @@ function pushWordTerms(segment: string, run: Pipeline, terms: string[]): void {
 
 function terms(text: string, run: Pipeline): string[] {
   const out: string[] = [];
-  const visit = (word: string): void => pushWordTerms(word, run, out);
+  const { memo } = run;
+  const visit = (segment: string): void => {
+    let found = memo.get(segment);
+    if (found === undefined) {
+      const own: string[] = [];
+      pushWordTerms(segment, run, own);
+      found = own.length === 0 ? null : own.length === 1 ? own[0]! : own;
+      if (memo.size >= WORD_MEMO_SIZE) memo.delete(memo.keys().next().value as string);
+      memo.set(segment, found);
+    }
+    if (typeof found === 'string') out.push(found);
+    else if (found !== null) for (const term of found) out.push(term);
+  };
   for (let start = 0; start < text.length; ) {
     const end = chunkEnd(text, start, CHUNK_MIN, CHUNK_MAX);
     forEachWord(normalizeChunk(text.slice(start, end)), run.language, visit);

@@ -111,10 +111,7 @@ async function searchEvidence(deps: EvidenceDeps, mode: Mode, query: string, lim
  * judged, and the stance model says whether it speaks of it.
  */
 async function rankedIndexCandidates(deps: EvidenceDeps, mode: Mode, query: string, limit: number, domains?: { include: string[] }): Promise<SourceCandidate[]> {
-  const [weights, candidates] = await Promise.all([
-    deps.index.queryWeights(mode, query),
-    indexCandidates(deps.index, mode, query, { documents: Math.max(limit, CANDIDATE_DOCUMENTS), ...(domains ? { domains } : {}) }),
-  ]);
+  const { weights, candidates } = await indexCandidates(deps.index, mode, query, { documents: Math.max(limit, CANDIDATE_DOCUMENTS), ...(domains ? { domains } : {}) });
   if (candidates.length === 0) return [];
   const ranked = await deps.pool.run('rankSources', {
     query,

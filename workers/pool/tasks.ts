@@ -9,5 +9,6 @@ export { prepareDocuments } from '../../src/index/prepare-documents.js';
 export { mergePostings } from '../../src/index/merge-postings.js';
 export { scoreSegments } from '../../src/index/score-segments.js';
 export { rankSources } from '../../src/ranking/rank-sources.js';
+export { rankAndSummarize } from '../../src/ranking/rank-and-summarize.js';
 export { judgeClaim } from '../../src/stance/judge-claim.js';
 export { extractPdf } from '../../src/pdf/extract-pdf.js';

@@ -1,0 +1,66 @@
+/** A stored block of one term's postings in one segment, as scoring takes it. */
+export interface CachedBlock {
+  block: number;
+  /** In a SharedArrayBuffer: handing it to a pool thread shares it instead of copying it. */
+  data: Uint8Array;
+}
+
+/** What an entry costs besides its bytes (the key, the array, the map's slot), for the budget. */
+const ENTRY_OVERHEAD = 128;
+
+/**
+ * The postings lists queries read, by segment and term, least recently used evicted first, at
+ * most `maxBytes` in all. A segment's postings never change once it is active (writes add
+ * segments, deletions only count dead postings, merges write new segments and retire old ones),
+ * so an entry is never stale; it is keyed by the segment's id and creation time, which together
+ * name one segment however a database is emptied and refilled. An empty list (the term has no
+ * posting in that segment) is remembered too.
+ */
+export class PostingsCache {
+  private readonly entries = new Map<string, { blocks: CachedBlock[]; bytes: number }>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  static key(segment: { id: number; createdAt: number }, termId: number): string {
+    return `${segment.id}:${segment.createdAt}:${termId}`;
+  }
+
+  get(key: string): CachedBlock[] | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    // Most recently used last: eviction takes the map's first entries.
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.blocks;
+  }
+
+  /** Keeps `blocks` (copied into shared memory: a row's buffer may be a slice of a much larger one) and returns the kept copy. */
+  set(key: string, blocks: readonly { block: number; data: Uint8Array }[]): CachedBlock[] {
+    const kept = blocks.map(({ block, data }) => {
+      const shared = new Uint8Array(new SharedArrayBuffer(data.byteLength));
+      shared.set(data);
+      return { block, data: shared };
+    });
+    const bytes = ENTRY_OVERHEAD + kept.reduce((sum, b) => sum + b.data.byteLength, 0);
+    if (bytes > this.maxBytes) return kept;
+    const old = this.entries.get(key);
+    if (old) {
+      this.entries.delete(key);
+      this.bytes -= old.bytes;
+    }
+    this.entries.set(key, { blocks: kept, bytes });
+    this.bytes += bytes;
+    for (const [oldest, entry] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= entry.bytes;
+    }
+    return kept;
+  }
+
+  /** Bytes held (entries and their overhead). */
+  size(): number {
+    return this.bytes;
+  }
+}
