@@ -172,6 +172,14 @@ describe('stance', () => {
       expect(claimVerdict([[0.45, 0.1, 0.45], [0.1, 0.55, 0.35]], { minimum: 0.5, contradictionMargin: 0.5 })).to.equal('CONTRADICT');
       expect(claimVerdict([], VERDICT_THRESHOLDS)).to.equal('NOT_ENOUGH_INFO');
     });
+
+    it('pools the sentences that clearly take a side when both sides count', () => {
+      // Two sentences that support outweigh one stronger contradiction; the strongest alone would decide the other way.
+      const sentences = [[0.7, 0.1, 0.2], [0.65, 0.15, 0.2], [0.1, 0.8, 0.1], [0.4, 0.1, 0.5]];
+      expect(claimVerdict(sentences, { minimum: 0.5, contradictionMargin: 1 })).to.equal('SUPPORT');
+      // A sentence below the minimum on both sides is not pooled: 0.4 more support would not outweigh 0.8 against 0.7.
+      expect(claimVerdict([[0.7, 0.1, 0.2], [0.4, 0.1, 0.5], [0.1, 0.8, 0.1]], { minimum: 0.5, contradictionMargin: 1 })).to.equal('CONTRADICT');
+    });
   });
 
   describe('alignment', () => {

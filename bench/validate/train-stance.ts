@@ -278,19 +278,17 @@ function topicsOf(groups: readonly number[][], seed: number): number[] {
 }
 
 /**
- * Per claim, its best support and best contradiction: all a verdict reads of its sentences; then
- * what each of those two sentences is worth as the service reports it (a hedged one's times
- * HEDGED_WEIGHT), which the confidence is calibrated on.
+ * Per claim, its sentences' probabilities (every claim present, one without sentences with
+ * none): all a verdict reads (verdict.ts pools the sentences that clearly take a side).
  */
-function bestSides(setting: Map<number, number[][]>): Map<number, number[][]> {
-  const best = new Map<number, number[][]>();
-  claims.forEach((_, i) => {
-    const sentences = setting.get(i) ?? [];
-    const top = (side: number) => sentences.reduce<number[] | undefined>((b, p) => (!b || p[side]! > b[side]! ? p : b), undefined);
-    const worth = (side: number) => { const t = top(side); return t ? t[side]! * (t[3] ? HEDGED_WEIGHT : 1) : 0; };
-    best.set(i, [[top(0)?.[0] ?? 0, top(1)?.[1] ?? 0, worth(0), worth(1)]]);
-  });
-  return best;
+function claimSentences(setting: Map<number, number[][]>): Map<number, number[][]> {
+  return new Map(claims.map((_, i) => [i, setting.get(i) ?? []]));
+}
+
+/** What the best sentence of a side (0 support, 1 contradiction) is worth as the service reports it (a hedged one's times HEDGED_WEIGHT), which the confidence is calibrated on. */
+function worth(sentences: readonly number[][], side: 0 | 1): number {
+  const top = sentences.reduce<number[] | undefined>((b, p) => (!b || p[side]! > b[side]! ? p : b), undefined);
+  return top ? top[side]! * (top[3] ? HEDGED_WEIGHT : 1) : 0;
 }
 
 /**
@@ -304,9 +302,9 @@ function fitCalibration(runs: readonly Map<number, number[][]>[], thresholds: Ve
     const points: [number, number][] = [];
     for (const sides of runs) {
       claims.forEach((claim, i) => {
-        const [best] = sides.get(i)!;
-        if (claimVerdict([best!], thresholds) !== side) return;
-        points.push([best![side === 'SUPPORT' ? 2 : 3]!, claim.label === side ? 1 : 0]);
+        const sentences = sides.get(i)!;
+        if (claimVerdict(sentences, thresholds) !== side) return;
+        points.push([worth(sentences, side === 'SUPPORT' ? 0 : 1), claim.label === side ? 1 : 0]);
       });
     }
     let [a, b] = [0, 1];
@@ -340,9 +338,9 @@ function tradeOffTable(runs: readonly Map<number, number[][]>[], thresholds: Ver
   for (const t of [0, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8]) {
     const figures = runs.map((sides) => {
       const pairs = claims.map((claim, i) => {
-        const [best] = sides.get(i)!;
-        const verdict = claimVerdict([best!], thresholds);
-        const confidence = verdict === 'SUPPORT' ? calibrated(best![2]!, calibration.support) : verdict === 'CONTRADICT' ? calibrated(best![3]!, calibration.contradiction) : 0;
+        const sentences = sides.get(i)!;
+        const verdict = claimVerdict(sentences, thresholds);
+        const confidence = verdict === 'SUPPORT' ? calibrated(worth(sentences, 0), calibration.support) : verdict === 'CONTRADICT' ? calibrated(worth(sentences, 1), calibration.contradiction) : 0;
         return { gold: claim.label, predicted: verdict !== 'NOT_ENOUGH_INFO' && confidence >= t ? verdict : 'NOT_ENOUGH_INFO' as const };
       });
       const answered = pairs.filter((p) => p.predicted !== 'NOT_ENOUGH_INFO');
@@ -389,19 +387,19 @@ const settings = [['cited', 'abstracts the claim cites'], ['alike', 'abstracts t
 for (const [setting, name] of settings.filter(([setting]) => setting !== 'alike' || UNIFORM_WEIGHTS)) {
   // The figures printed are nested: each fold judged with thresholds chosen on the other folds' claims.
   const reports = repeats.map(({ folds, predictions }) => {
-    const sides = bestSides(predictions[setting]);
+    const sides = claimSentences(predictions[setting]);
     const perFold = Array.from({ length: FOLDS }, (_, fold) => bestThresholds([sides], everyClaim.filter((i) => folds[i] !== fold)));
     return evaluate(sides, everyClaim, (i) => perFold[folds[i]!]!);
   });
   const mean = (of: (report: (typeof reports)[number]) => number) => reports.reduce((sum, r) => sum + of(r), 0) / reports.length;
-  chosen = bestThresholds(repeats.map((r) => bestSides(r.predictions[setting])), everyClaim);
+  chosen = bestThresholds(repeats.map((r) => claimSentences(r.predictions[setting])), everyClaim);
   console.log(`${FOLDS}-fold cross-validation on train (${REPEATS} run${REPEATS === 1 ? '' : 's'} over different folds), judged on the ${name}: accuracy ${mean((r) => r.accuracy).toFixed(3)}, `
     + `macro-F1 ${mean((r) => r.macroF1).toFixed(3)} (each time: ${reports.map((r) => r.macroF1.toFixed(3)).join(', ')}); `
     + `thresholds chosen on all claims: minimum ${chosen.minimum}, contradiction margin ${chosen.contradictionMargin}`);
   reports[0]!.perLabel.forEach((l, k) => console.log(`  ${l.label.padEnd(16)} P ${mean((r) => r.perLabel[k]!.precision).toFixed(3)} R ${mean((r) => r.perLabel[k]!.recall).toFixed(3)} F1 ${mean((r) => r.perLabel[k]!.f1).toFixed(3)}`));
 }
 // The confidence calibrated on the retrieval setting's out-of-fold verdicts, as the service judges claims.
-const runs = repeats.map((r) => bestSides(r.predictions.retrieved));
+const runs = repeats.map((r) => claimSentences(r.predictions.retrieved));
 const calibration = fitCalibration(runs, chosen!);
 console.log(`confidence calibration (P(right) = 1 / (1 + e^-(a + b·p))): support a ${calibration.support[0]}, b ${calibration.support[1]}; contradiction a ${calibration.contradiction[0]}, b ${calibration.contradiction[1]}`);
 console.log('what a confidence_threshold trades, out of fold with retrieval (calibrated on the same verdicts, so slightly flattering):');

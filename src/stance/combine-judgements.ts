@@ -50,6 +50,8 @@ export function combineJudgements(builtin: JudgeClaimOutput, judgements: Readonl
   });
   if (!sources.some((s) => s.judgedBy === 'llm')) return { ...builtin, sources };
   const decisive = sources.filter((s) => s.decisive);
+  // The sentences are no longer at hand, only each source's two best: each source counts as one
+  // reading, and when both sides count claimVerdict pools the sources that clearly take a side.
   return {
     verdict: claimVerdict(decisive.map((s) => [s.verdictSupport, s.verdictContradiction]), VERDICT_THRESHOLDS),
     support: Math.max(0, ...decisive.map((s) => s.support)),

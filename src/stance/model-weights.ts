@@ -14,6 +14,6 @@ export const STANCE_MODEL: StanceModel = {
   ],
 };
 
-export const VERDICT_THRESHOLDS: VerdictThresholds = { minimum: 0.575, contradictionMargin: 1 };
+export const VERDICT_THRESHOLDS: VerdictThresholds = { minimum: 0.575, contradictionMargin: 1.1 };
 
-export const CONFIDENCE_CALIBRATION: ConfidenceCalibration = { support: [-3.376, 5.7048], contradiction: [-1.8964, 2.0946] };
+export const CONFIDENCE_CALIBRATION: ConfidenceCalibration = { support: [-3.2815, 5.5979], contradiction: [-1.8391, 2.1158] };

@@ -2,7 +2,7 @@
 export interface VerdictThresholds {
   /** Below this, neither the best supporting nor the best contradicting sentence is enough: not enough information. */
   minimum: number;
-  /** A contradiction wins when its probability times this reaches the best support's. */
+  /** When both sides count, contradiction wins when its pooled probability times this reaches support's (claimVerdict). */
   contradictionMargin: number;
 }
 
@@ -10,20 +10,29 @@ export type ClaimVerdict = 'SUPPORT' | 'CONTRADICT' | 'NOT_ENOUGH_INFO';
 
 /**
  * The verdict of a claim from its evidence sentences' stance probabilities (supports,
- * contradicts, neutral): the strongest sentence for each side decides, as one clear rationale
- * is what settles a claim. A side needs `minimum` to count; when both do, the margin decides;
- * when neither does, the evidence says nothing decisive.
+ * contradicts, neutral). A side counts when one of its sentences reaches `minimum`: one clear
+ * rationale is what settles a claim. When neither does, the evidence says nothing decisive.
+ * When both do, the sentences that clearly take a side (either probability at `minimum`) are
+ * pooled, and the side with the larger sum (contradiction's times the margin) wins: several
+ * sentences that read one way outweigh one that reads the other, which in a long text is more
+ * often a cue of another clause (or another document) than the finding.
  */
 export function claimVerdict(sentences: readonly (readonly number[])[], thresholds: VerdictThresholds): ClaimVerdict {
   let support = 0;
   let contradiction = 0;
+  let pooledSupport = 0;
+  let pooledContradiction = 0;
   for (const [s, c] of sentences) {
     support = Math.max(support, s!);
     contradiction = Math.max(contradiction, c!);
+    if (Math.max(s!, c!) >= thresholds.minimum) {
+      pooledSupport += s!;
+      pooledContradiction += c!;
+    }
   }
   const supported = support >= thresholds.minimum;
   const contradicted = contradiction >= thresholds.minimum;
-  if (supported && contradicted) return contradiction * thresholds.contradictionMargin >= support ? 'CONTRADICT' : 'SUPPORT';
+  if (supported && contradicted) return pooledContradiction * thresholds.contradictionMargin >= pooledSupport ? 'CONTRADICT' : 'SUPPORT';
   if (supported) return 'SUPPORT';
   return contradicted ? 'CONTRADICT' : 'NOT_ENOUGH_INFO';
 }
