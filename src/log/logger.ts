@@ -9,7 +9,7 @@ export type { Logger };
 const MAX_UNWRITTEN_BYTES = 16 * 1024 * 1024;
 
 /**
- * Structured JSON logs on stdout; every line of a request carries its request_id (child loggers).
+ * Structured JSON logs on stdout; a line about a request carries its request_id.
  *
  * Written asynchronously: with pino's default, a synchronous write per line, a process whose
  * stdout pipe is full (a log collector reading slower than a busy API logs) stops in the write

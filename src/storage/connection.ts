@@ -52,6 +52,7 @@ export function openStorage(databaseUrl: string, connectionLimit: number): Stora
     supportBigNumbers: true,
     connectTimeout: 5000,
     enableKeepAlive: true,
+    // mysql2's typings declare the formatter's result void; it is the SQL text sent.
     queryFormat: formatQuery as never,
   });
   const db = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
