@@ -47,6 +47,8 @@ export interface Config {
   readonly cacheNearMaxBytes: number;
   /** Bytes of the search index's postings lists each worker process keeps for the next queries (SEARCH_POSTINGS_CACHE_MB; 0: none). */
   readonly indexPostingsCacheBytes: number;
+  /** Bytes of analysed passage texts each pool thread keeps for the next searches' ranking (SEARCH_ANALYSIS_CACHE_MB; src/text/analysed-texts.ts). */
+  readonly analysisCacheBytes: number;
   /** The master key's per-minute limit (keys get theirs from their plan). */
   readonly rateLimitPerMinute: number;
   readonly plans: Plans;
@@ -347,6 +349,8 @@ export function loadConfig(env: Env = process.env): Config {
     cacheNamespaceMaxBytes: integer(env, 'CACHE_NAMESPACE_MAX_MB', 64, 2, 1_048_576) * 1024 * 1024,
     cacheNearMaxBytes: integer(env, 'CACHE_NEAR_MAX_MB', 64, 0, 65_536) * 1024 * 1024,
     indexPostingsCacheBytes: integer(env, 'SEARCH_POSTINGS_CACHE_MB', 128, 0, 65_536) * 1024 * 1024,
+    // At least 1 MB: a search's snippets and summary read its best passages' sentences again.
+    analysisCacheBytes: integer(env, 'SEARCH_ANALYSIS_CACHE_MB', 32, 1, 65_536) * 1024 * 1024,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     plans,
     defaultPlan,
