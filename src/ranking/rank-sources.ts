@@ -490,7 +490,8 @@ const hashesOfTerms = new WeakMap<readonly string[], Uint32Array>();
 function termHashes(terms: readonly string[]): Uint32Array {
   let hashes = hashesOfTerms.get(terms);
   if (!hashes) {
-    hashes = Uint32Array.from(terms, fnv1a);
+    hashes = new Uint32Array(terms.length);
+    for (let i = 0; i < terms.length; i++) hashes[i] = fnv1a(terms[i]!);
     hashesOfTerms.set(terms, hashes);
   }
   return hashes;
