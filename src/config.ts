@@ -47,6 +47,8 @@ export interface Config {
   readonly cacheNearMaxBytes: number;
   /** Bytes of the search index's postings lists each worker process keeps for the next queries (SEARCH_POSTINGS_CACHE_MB; 0: none). */
   readonly indexPostingsCacheBytes: number;
+  /** Bytes of analysed passage texts each pool thread keeps for the next searches' ranking (SEARCH_ANALYSIS_CACHE_MB; src/text/analysed-texts.ts). */
+  readonly analysisCacheBytes: number;
   /** The master key's per-minute limit (keys get theirs from their plan). */
   readonly rateLimitPerMinute: number;
   readonly plans: Plans;
@@ -310,6 +312,7 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('MASTER_API_KEY', 'must be at least 24 characters long');
   }
   const cores = Math.max(1, os.availableParallelism());
+  const poolThreadHeapMb = integer(env, 'POOL_THREAD_HEAP_MB', 1024, 32, 65_536);
   const plans = new Plans(plansFrom(env));
   const defaultPlan = text(env, 'DEFAULT_PLAN', plans.list[plans.list.length - 1]!.name);
   if (!plans.has(defaultPlan)) {
@@ -329,7 +332,7 @@ export function loadConfig(env: Env = process.env): Config {
     masterApiKey,
     poolSize: integer(env, 'POOL_SIZE', cores, 1, 256),
     poolTaskTimeoutMs: integer(env, 'POOL_TASK_TIMEOUT_MS', 10_000, 100, 600_000),
-    poolThreadHeapMb: integer(env, 'POOL_THREAD_HEAP_MB', 1024, 32, 65_536),
+    poolThreadHeapMb,
     html: {
       maxNodes: integer(env, 'HTML_MAX_NODES', DEFAULT_DOM_LIMITS.maxNodes, 1000, 50_000_000),
       maxDepth: integer(env, 'HTML_MAX_DEPTH', DEFAULT_DOM_LIMITS.maxDepth, 10, 10_000_000),
@@ -347,6 +350,9 @@ export function loadConfig(env: Env = process.env): Config {
     cacheNamespaceMaxBytes: integer(env, 'CACHE_NAMESPACE_MAX_MB', 64, 2, 1_048_576) * 1024 * 1024,
     cacheNearMaxBytes: integer(env, 'CACHE_NEAR_MAX_MB', 64, 0, 65_536) * 1024 * 1024,
     indexPostingsCacheBytes: integer(env, 'SEARCH_POSTINGS_CACHE_MB', 128, 0, 65_536) * 1024 * 1024,
+    // At least 1 MB: a search's snippets and summary read its best passages' sentences again. It
+    // lives in the pool thread's heap: at most half of it, so tasks keep room.
+    analysisCacheBytes: integer(env, 'SEARCH_ANALYSIS_CACHE_MB', Math.min(32, Math.floor(poolThreadHeapMb / 4)), 1, Math.floor(poolThreadHeapMb / 2)) * 1024 * 1024,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     plans,
     defaultPlan,

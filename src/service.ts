@@ -123,7 +123,7 @@ export async function startService(config: Config, role: Role, logger: Logger, o
   }, { tenants: config.tenantMetrics });
   if (role !== 'api') {
     pool = createCpuPool({
-      threads: config.poolSize, taskTimeoutMs: config.poolTaskTimeoutMs, threadHeapMb: config.poolThreadHeapMb, metrics,
+      threads: config.poolSize, taskTimeoutMs: config.poolTaskTimeoutMs, threadHeapMb: config.poolThreadHeapMb, analysisCacheBytes: config.analysisCacheBytes, metrics,
       onThreadError: (error) => logger.error({ err: error }, 'a pool thread failed outside a task; it is replaced'),
     });
     index = new MysqlDocumentIndex(storage.db, pool, {

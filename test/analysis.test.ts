@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { analyze, analyzeQuery } from '../src/text/analyze.js';
 import { sharedLanguage } from '../src/text/analysis-language.js';
 import { splitPassages, splitSentences } from '../src/text/passages.js';
-import { analysedSentences } from '../src/text/sentence-terms.js';
+import { analysedSentences, analysedTerms, analysedTextsHeld, rememberAnalysedTexts } from '../src/text/analysed-texts.js';
 import { forEachWord } from '../src/text/words.js';
 
 /** Whether every term of the query is among the document's terms: the query finds the document. */
@@ -150,6 +150,48 @@ describe('text analysis', () => {
       expect(analysedSentences(passage, 'en')).to.deep.equal(expected);
       expect(analysedSentences(passage, 'en')).to.deep.equal(expected);
       expect(analysedSentences(passage, null).terms).to.deep.equal(splitSentences(passage, null).map((s) => analyze(s, null)));
+    });
+
+    describe('analysed texts remembered', () => {
+      const initial = analysedTextsHeld().limit;
+      afterEach(() => rememberAnalysedTexts(initial));
+      const passage = (i: number): string => `Passage ${i} about whales singing at low frequencies across the oceans.`;
+
+      it('gives the terms analyze gives, the same array again, apart for each language', () => {
+        const text = 'The runners were running across the fields.';
+        const en = analysedTerms(text, 'en');
+        expect(en).to.deep.equal(analyze(text, 'en'));
+        expect(analysedTerms(text, 'en')).to.equal(en);
+        expect(analysedTerms(text, null)).to.deep.equal(analyze(text, null));
+        expect(analysedTerms(text, null)).to.not.deep.equal(en);
+      });
+
+      it('keeps within its bound, the least recently used out first', () => {
+        rememberAnalysedTexts(0);
+        rememberAnalysedTexts(4000);
+        const first = analysedTerms(passage(0), 'en');
+        for (let i = 1; i < 100; i++) {
+          analysedTerms(passage(i), 'en');
+          // Used again and again: never the least recently used.
+          expect(analysedTerms(passage(0), 'en')).to.equal(first);
+        }
+        const held = analysedTextsHeld();
+        expect(held.bytes).to.be.at.most(4000).and.greaterThan(0);
+        expect(held.texts).to.be.lessThan(50);
+        const sentences = analysedSentences(passage(99), 'en');
+        expect(analysedSentences(passage(99), 'en')).to.equal(sentences);
+        expect(analysedTerms(passage(1), 'en')).to.deep.equal(analyze(passage(1), 'en')); // evicted long ago, analysed again
+      });
+
+      it('remembers nothing at 0, and answers the same', () => {
+        rememberAnalysedTexts(0);
+        expect(analysedTextsHeld()).to.include({ bytes: 0, texts: 0 });
+        const terms = analysedTerms(passage(1), 'en');
+        const again = analysedTerms(passage(1), 'en');
+        expect(again).to.deep.equal(terms);
+        expect(again).to.not.equal(terms);
+        expect(analysedTextsHeld().bytes).to.equal(0);
+      });
     });
   });
 

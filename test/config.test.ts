@@ -60,6 +60,14 @@ describe('config', () => {
       });
     });
 
+    it('reads SEARCH_ANALYSIS_CACHE_MB, 32 MB by default, at least 1 MB and at most half a pool thread\'s heap', () => {
+      expect(loadConfig({}).analysisCacheBytes).to.equal(32 * 2 ** 20);
+      expect(loadConfig({ SEARCH_ANALYSIS_CACHE_MB: '8' }).analysisCacheBytes).to.equal(8 * 2 ** 20);
+      expect(() => loadConfig({ SEARCH_ANALYSIS_CACHE_MB: '0' })).to.throw(/SEARCH_ANALYSIS_CACHE_MB/);
+      expect(loadConfig({ POOL_THREAD_HEAP_MB: '64' }).analysisCacheBytes).to.equal(16 * 2 ** 20);
+      expect(() => loadConfig({ POOL_THREAD_HEAP_MB: '64', SEARCH_ANALYSIS_CACHE_MB: '33' })).to.throw(/SEARCH_ANALYSIS_CACHE_MB/);
+    });
+
     it('reads the rendering settings, RENDER_BLOCK_RESOURCES as a list or none', () => {
       const config = loadConfig({ RENDER_DEFAULT: 'auto', CHROMIUM_PATH: '/opt/chromium/chrome', RENDER_CONTEXTS: '4', RENDER_BLOCK_RESOURCES: ' Image, stylesheet ,image' });
       expect(config.render).to.deep.include({ defaultMode: 'auto', chromiumPath: '/opt/chromium/chrome', contexts: 4, blockedResources: ['image', 'stylesheet'] });

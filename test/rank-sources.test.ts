@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { analyzeQuery } from '../src/text/analyze.js';
 import { extractiveSummary } from '../src/summary/extractive-summary.js';
 import { rankAndSummarize } from '../src/ranking/rank-and-summarize.js';
+import { analysedTextsHeld, rememberAnalysedTexts } from '../src/text/analysed-texts.js';
 import { CALIBRATION, RANKING_WEIGHTS, RELEVANCE_FLOOR, rankSources, rankSourcesWith, type RankSourcesInput, type SourceCandidate } from '../src/ranking/rank-sources.js';
 
 /** The ranking without the relevance floor: the order and scores of weak candidates too. */
@@ -244,5 +245,36 @@ describe('rankSources', () => {
       sources: ranked.map((r, i) => ({ n: i + 1, passages: r.passages.slice(0, 2).map((p) => candidates[r.candidate]!.passages[p]!.text) })),
     }));
     expect(together.summary.length).to.be.greaterThan(0);
+  });
+
+  it('ranks the same, to the last bit, whether the analysed texts of its candidates are remembered from an earlier search or not', () => {
+    const candidates = [
+      candidate('https://a.example/1', `Solar panels convert light into electricity. ${FILLER}`, {
+        title: 'Solar panels', length: 40, origin: 'index',
+        passages: [
+          { text: `Solar panels convert light into electricity. ${FILLER}`, score: 1, first: true },
+          { text: `Panel efficiency rose in ten years. ${OTHER_FILLER} Solar efficiency again.`, score: 0.5, first: false },
+        ],
+      }),
+      candidate('https://b.example/1', `Efficiency of a solar panel depends on its temperature. ${OTHER_FILLER}`, { title: 'Panel efficiency' }),
+      candidate('https://c.example/1', `Efficiency of a solar panel depends on its temperature. ${OTHER_FILLER}`),
+    ];
+    const query = { ...input('solar panel efficiency', candidates, { avgDocumentLength: 50 }), summary: { maxSentences: 3, passages: 2 } };
+    const limit = analysedTextsHeld().limit;
+    try {
+      rememberAnalysedTexts(0);
+      const fresh = rankAndSummarize(query);
+      expect(analysedTextsHeld().texts).to.equal(0);
+      rememberAnalysedTexts(limit);
+      const first = rankAndSummarize(query);
+      expect(analysedTextsHeld().texts).to.be.greaterThan(0);
+      const remembered = rankAndSummarize(structuredClone(query));
+      expect(first).to.deep.equal(fresh);
+      expect(remembered).to.deep.equal(fresh);
+      expect(rankAll(query)).to.deep.equal(rankAll(structuredClone(query)));
+      expect(fresh.ranked.map((r) => r.candidate)).to.have.length.greaterThan(1);
+    } finally {
+      rememberAnalysedTexts(limit);
+    }
   });
 });

@@ -24,7 +24,7 @@
  *  - where one search's CPU goes: the 300 queries one at a time, this process's CPU read at the
  *    end of each stage the service announces (src/metrics/search-stages.ts), MariaDB's beside it.
  * --latency-only skips relevance and attribution (the profile of a change, not its quality).
- * SEARCH_POSTINGS_CACHE_MB is handed to the service (its default otherwise).
+ * SEARCH_POSTINGS_CACHE_MB and SEARCH_ANALYSIS_CACHE_MB are handed to the service (its defaults otherwise).
  * --million URL: a database holding SciFact plus a million synthetic passages in mode `test`
  * (`BENCH_MODE=test DATABASE_URL=URL node dist/bench/index/retrieval.js --million --keep`):
  * the same latency figures through the API over that index.
@@ -68,6 +68,8 @@ async function open(databaseUrl: string): Promise<Bench> {
     POOL_SIZE: '2', WORKER_CONCURRENCY: '16', KEY_CACHE_TTL_S: '3600',
     // The service's default unless the run sets it (0: every query's postings read from MySQL).
     ...(process.env.SEARCH_POSTINGS_CACHE_MB ? { SEARCH_POSTINGS_CACHE_MB: process.env.SEARCH_POSTINGS_CACHE_MB } : {}),
+    // Likewise the analysed texts each pool thread remembers (1: only a search's own passages, what a cold service pays).
+    ...(process.env.SEARCH_ANALYSIS_CACHE_MB ? { SEARCH_ANALYSIS_CACHE_MB: process.env.SEARCH_ANALYSIS_CACHE_MB } : {}),
   }));
   const service = await startService(config, 'all', createLogger('silent', 'all'));
   const client = new Pool(service.url, { connections: 16 });
@@ -159,8 +161,9 @@ async function quality(bench: Bench): Promise<void> {
  * Uncached searches at concurrency 1 and 16, then where one search's CPU goes, each pass in a
  * service started afresh and warmed by WARM_UP_CLAIMS of SciFact's train claims: what a service
  * holds after answering other queries of the field (JIT, the analysis' remembered words, the
- * postings of common terms; src/index/postings-cache.ts), never what the same 300 queries of an
- * earlier pass left behind.
+ * postings of common terms, src/index/postings-cache.ts; the candidate passages those claims
+ * brought, src/text/analysed-texts.ts), never what the same 300 queries of an earlier pass left
+ * behind.
  */
 async function latency(url: string, label: string): Promise<void> {
   for (const pass of [1, 16, 'stages'] as const) {

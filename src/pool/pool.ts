@@ -1,5 +1,6 @@
 import { Piscina } from 'piscina';
 import type { Metrics, PoolStats } from '../metrics/metrics.js';
+import type { PoolThreadData } from './thread-data.js';
 import type { CleanHtmlInput, CleanHtmlOutput, renderStored, TooComplexPage } from '../html/clean-html.js';
 import type { PrepareDocumentsInput, PreparedDocument } from '../index/prepare-documents.js';
 import type { ExtractiveSummaryInput, SummarySentence } from '../summary/extractive-summary.js';
@@ -82,6 +83,8 @@ export function createCpuPool(options: {
   taskTimeoutMs: number;
   /** Heap of each thread (POOL_THREAD_HEAP_MB); 1024 MB without. */
   threadHeapMb?: number;
+  /** Analysed texts each thread remembers (SEARCH_ANALYSIS_CACHE_MB; src/text/analysed-texts.ts); its default without. */
+  analysisCacheBytes?: number;
   metrics?: Metrics;
   /** A thread that failed outside any task; Piscina replaces it. Without a listener Node would end the process. */
   onThreadError?: (error: Error) => void;
@@ -96,6 +99,7 @@ export function createCpuPool(options: {
     maxQueue: options.threads * 64,
     // A page that makes a thread allocate without bound kills that thread, not the process.
     resourceLimits: { maxOldGenerationSizeMb: threadHeapMb },
+    workerData: { analysisCacheBytes: options.analysisCacheBytes } satisfies PoolThreadData,
   });
   // A thread stopped at its time limit can still run out of memory on its way out: Piscina then
   // reports it as an 'error' event, which nothing would catch.

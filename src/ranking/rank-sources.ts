@@ -1,5 +1,5 @@
-import { analyze, analyzeQuery } from '../text/analyze.js';
-import { analysedSentences } from '../text/sentence-terms.js';
+import { analyzeQuery } from '../text/analyze.js';
+import { analysedSentences, analysedTerms } from '../text/analysed-texts.js';
 import { sharedLanguage } from '../text/analysis-language.js';
 import { listedAuthority } from './authority-list.js';
 
@@ -310,30 +310,30 @@ function queryTerms(input: RankSourcesInput): QueryTerms {
 }
 
 function featuresOf(input: RankSourcesInput, query: QueryTerms, candidate: SourceCandidate, documentBm25: Bm25Parameters): CandidateFeatures {
-  const titleTerms = candidate.title ? analyze(candidate.title, input.language) : [];
-  const matched = new Set<number>();
+  const titleTerms = candidate.title ? analysedTerms(candidate.title, input.language) : [];
+  const titleTf = queryTf(titleTerms, query);
   let titleShare = 0;
-  for (const term of new Set(titleTerms)) {
-    const q = query.index.get(term);
-    if (q === undefined) continue;
-    matched.add(q);
-    titleShare += query.weights[q]!;
-  }
+  for (const q of titleTf.keys()) titleShare += query.weights[q]!;
+  const matched = new Set<number>(titleTf.keys());
   const bm25: number[] = [];
-  const matchedIn: Set<number>[] = [];
+  const matchedIn: Iterable<number>[] = [];
   let proximity = 0;
-  const allTerms: string[] = [...titleTerms];
+  // The document's query term frequencies and length, title and passages as one text (merged
+  // in text order, so BM25 sums its terms in the order a scan of the whole text meets them).
+  const documentTf = new Map(titleTf);
+  let documentLength = titleTerms.length;
+  const hashes = [termHashes(titleTerms)];
   for (const passage of candidate.passages) {
-    const terms = analyze(passage.text, input.language);
-    const inPassage = new Set<number>();
-    for (const term of terms) {
-      allTerms.push(term);
-      const q = query.index.get(term);
-      if (q !== undefined) inPassage.add(q);
-    }
-    matchedIn.push(inPassage);
+    const terms = analysedTerms(passage.text, input.language);
+    const tf = queryTf(terms, query);
+    matchedIn.push(tf.keys());
+    addTf(documentTf, tf);
+    documentLength += terms.length;
+    hashes.push(termHashes(terms));
     // The first passage counts the title's terms, as the index counts them.
-    bm25.push(passageBm25(passage.first ? [...titleTerms, ...terms] : terms, query, input.avgPassageLength));
+    bm25.push(passage.first
+      ? passageBm25(addTf(new Map(titleTf), tf), query, input.avgPassageLength, titleTerms.length + terms.length)
+      : passageBm25(tf, query, input.avgPassageLength, terms.length));
     proximity = Math.max(proximity, nearPairs(terms, query));
   }
   const passageOrder = bm25.map((_s, i) => i).sort((a, b) => bm25[b]! - bm25[a]! || a - b);
@@ -355,12 +355,28 @@ function featuresOf(input: RankSourcesInput, query: QueryTerms, candidate: Sourc
   const share = (x: number, total: number) => (total > 0 ? x / total : 0);
   return {
     best: (bm25[passageOrder[0]!] ?? 0) * norm, further,
-    document: wholeDocument(allTerms, candidate, query, input, documentBm25), title: share(titleShare, query.total), coverage: share(coverage, query.total),
+    document: wholeDocument(documentTf, documentLength, candidate, query, input, documentBm25), title: share(titleShare, query.total), coverage: share(coverage, query.total),
     proximity: share(proximity, query.pairTotal), anchor: Math.min(1, share(shownWeight, query.anchorTotal)),
     freshness: freshness(input, candidate), authority: authority(input, candidate), country: countryMatch(input, candidate),
     passageOrder, urlKey: urlKey(candidate.url), titleKey: words(candidate.title).join(' '),
-    shingles: shingles(allTerms),
+    shingles: shingles(hashes),
   };
+}
+
+/** The frequency of each query term (by its index in the query) in analysed terms, in the order the terms first occur. */
+function queryTf(terms: readonly string[], query: QueryTerms): Map<number, number> {
+  const tf = new Map<number, number>();
+  for (const term of terms) {
+    const q = query.index.get(term);
+    if (q !== undefined) tf.set(q, (tf.get(q) ?? 0) + 1);
+  }
+  return tf;
+}
+
+/** Adds `more` (the frequencies of a text that follows) into `tf`, which it returns. */
+function addTf(tf: Map<number, number>, more: ReadonlyMap<number, number>): Map<number, number> {
+  for (const [q, f] of more) tf.set(q, (tf.get(q) ?? 0) + f);
+  return tf;
 }
 
 /**
@@ -369,22 +385,19 @@ function featuresOf(input: RankSourcesInput, query: QueryTerms, candidate: Sourc
  * counted it against the index's average document; without those, the text at hand against
  * as many average passages.
  */
-function wholeDocument(terms: readonly string[], candidate: SourceCandidate, query: QueryTerms, input: RankSourcesInput, { k1, b }: Bm25Parameters): number {
+function wholeDocument(
+  tf: ReadonlyMap<number, number>, lengthAtHand: number, candidate: SourceCandidate, query: QueryTerms, input: RankSourcesInput, { k1, b }: Bm25Parameters,
+): number {
   const max = query.total * (k1 + 1);
   if (max <= 0) return 0;
   const score = candidate.length !== null && input.avgDocumentLength > 0
-    ? passageBm25(terms, query, input.avgDocumentLength, candidate.length, k1, b)
-    : passageBm25(terms, query, input.avgPassageLength * Math.max(1, candidate.passages.length), terms.length, k1, b);
+    ? passageBm25(tf, query, input.avgDocumentLength, candidate.length, k1, b)
+    : passageBm25(tf, query, input.avgPassageLength * Math.max(1, candidate.passages.length), lengthAtHand, k1, b);
   return score / max;
 }
 
-/** BM25 of analysed terms; by default PASSAGE_BM25's constants and the text's own length. */
-function passageBm25(terms: readonly string[], query: QueryTerms, avgLength: number, length = terms.length, k1 = PASSAGE_BM25.k1, b = PASSAGE_BM25.b): number {
-  const tf = new Map<number, number>();
-  for (const term of terms) {
-    const q = query.index.get(term);
-    if (q !== undefined) tf.set(q, (tf.get(q) ?? 0) + 1);
-  }
+/** BM25 of a text's query term frequencies (queryTf) and length; by default PASSAGE_BM25's constants. */
+function passageBm25(tf: ReadonlyMap<number, number>, query: QueryTerms, avgLength: number, length: number, k1 = PASSAGE_BM25.k1, b = PASSAGE_BM25.b): number {
   // Without index statistics the passage is its own average: no length normalisation.
   const lengthRatio = avgLength > 0 ? length / avgLength : 1;
   let score = 0;
@@ -453,14 +466,35 @@ function words(text: string): string[] {
 }
 
 /**
- * Hashed 3-shingles of the document's analysed terms (title and passages, as already analysed
- * for the features): copies differ in punctuation and case, which analysis has removed anyway.
+ * Hashed 3-shingles of the document's analysed terms (title and passages as one sequence, as
+ * already analysed for the features): copies differ in punctuation and case, which analysis has
+ * removed anyway.
  */
-function shingles(terms: readonly string[]): Set<number> {
-  const hashes = terms.map(fnv1a);
+function shingles(parts: readonly Uint32Array[]): Set<number> {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  const hashes = new Uint32Array(length);
+  let at = 0;
+  for (const part of parts) {
+    hashes.set(part, at);
+    at += part.length;
+  }
   const out = new Set<number>();
   for (let i = 0; i + 2 < hashes.length; i++) out.add((Math.imul(hashes[i]!, 0x9e3779b1) ^ Math.imul(hashes[i + 1]!, 0x85ebca6b) ^ hashes[i + 2]!) >>> 0);
   return out;
+}
+
+/** Each term's hash, kept with the analysed terms they were computed from (analysedTerms remembers those). */
+const hashesOfTerms = new WeakMap<readonly string[], Uint32Array>();
+
+function termHashes(terms: readonly string[]): Uint32Array {
+  let hashes = hashesOfTerms.get(terms);
+  if (!hashes) {
+    hashes = new Uint32Array(terms.length);
+    for (let i = 0; i < terms.length; i++) hashes[i] = fnv1a(terms[i]!);
+    hashesOfTerms.set(terms, hashes);
+  }
+  return hashes;
 }
 
 function fnv1a(text: string): number {

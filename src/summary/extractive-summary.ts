@@ -1,5 +1,5 @@
 import { analyzeQuery } from '../text/analyze.js';
-import { analysedSentences } from '../text/sentence-terms.js';
+import { analysedSentences } from '../text/analysed-texts.js';
 import { sharedLanguage } from '../text/analysis-language.js';
 import { countWords } from '../html/metadata/word-count.js';
 

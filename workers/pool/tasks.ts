@@ -1,7 +1,15 @@
 // Piscina task module: every named export is a pure, CPU-bound task (no I/O, no shared state;
-// extractPdf reads pdf.js's bundled character maps from its package, nothing else).
+// extractPdf reads pdf.js's bundled character maps from its package, nothing else). What a
+// thread remembers between tasks (analysed texts) changes no task's output, only its cost.
 // The cleaning task is named cleanHtml in the pool (and its metrics) but answers a page past the
 // DOM's limits as data: see cleanHtmlTask.
+import { workerData } from 'node:worker_threads';
+import type { PoolThreadData } from '../../src/pool/thread-data.js';
+import { rememberAnalysedTexts } from '../../src/text/analysed-texts.js';
+
+const thread = workerData as PoolThreadData | undefined;
+if (thread?.analysisCacheBytes !== undefined) rememberAnalysedTexts(thread.analysisCacheBytes);
+
 export { cleanHtmlTask as cleanHtml, renderStored } from '../../src/html/clean-html.js';
 export { fitContent } from '../../src/html/render/fit-content.js';
 export { extractiveSummary } from '../../src/summary/extractive-summary.js';
