@@ -64,12 +64,12 @@ const NAMED: Readonly<Record<string, string>> = {
 
 /** Pool tasks by the function that runs them (cleanHtmlTask is the cleanHtml task). */
 const TASKS: Readonly<Record<string, string>> = {
-  cleanHtmlTask: 'cleanHtml', prepareDocuments: 'prepareDocuments', mergePostings: 'mergePostings', fitContent: 'fitContent',
+  cleanHtmlTask: 'cleanHtml', cleanAndPrepare: 'cleanAndPrepare', prepareDocuments: 'prepareDocuments', mergePostings: 'mergePostings', fitContent: 'fitContent',
   renderStored: 'renderStored', scoreSegments: 'scoreSegments', extractiveSummary: 'extractiveSummary', rankSources: 'rankSources',
   judgeClaim: 'judgeClaim', extractPdf: 'extractPdf',
 };
 /** Functions that only pass a task on: the step is what they call. */
-const PASS_THROUGH = new Set(['cleanHtmlTask', 'cleanHtml']);
+const PASS_THROUGH = new Set(['cleanAndPrepare', 'cleanHtmlTask', 'cleanHtml']);
 
 /** The profiles in `dir`, split into the main thread's (thread id 0 in the file name) and the pool threads'. */
 export function readStages(dir: string, fromMicros: number, toMicros: number): ProcessStages {

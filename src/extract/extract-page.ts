@@ -86,6 +86,8 @@ async function readExtraction(deps: ExtractDeps, request: ExtractRequest): Promi
     pageMarkers: request.options.pdf_page_markers,
     ...(pageSelectors(request) ? { selectors: pageSelectors(request)! } : {}),
     otherLinks: request.extract_links,
+    // Only the page's own content is indexed (see store).
+    prepareForIndex: extractionScope(request) === null,
   }, { mode: request.options.render ?? deps.config.render.defaultMode, waitFor: request.options.wait_for ?? 'networkidle' });
   return {
     url: request.url, finalUrl: page.finalUrl, cleaned, fetchedAt: new Date(), stored: false,
@@ -164,6 +166,7 @@ async function store(deps: ExtractDeps, context: ExtractContext, request: Extrac
     fetchedAt,
     countryHint: meta.region,
     authority: null,
+    ...(read.cleaned.prepared ? { prepared: read.cleaned.prepared } : {}),
   }]);
 }
 

@@ -12,6 +12,7 @@ import { ApiError } from '../errors/catalogue.js';
 import type { FetchedPage } from '../fetch/fetch-page.js';
 import type { CleanHtmlOutput, OutputFormat } from '../html/clean-html.js';
 import type { PageSelectors } from '../html/selectors.js';
+import type { PreparedDocument } from '../index/prepare-documents.js';
 import { TaskLimitError, type CpuPool } from '../pool/pool.js';
 import { decodeBody } from './decode-body.js';
 import { measuredFetch, type FetchSettings, type PageFetchDeps } from './page-fetch.js';
@@ -31,7 +32,15 @@ export interface Rendering {
   selectors?: PageSelectors;
   /** Also read the page's links outside the content. */
   otherLinks?: boolean;
+  /**
+   * Also analyse the cleaned page for the index, in the same pool task (clean-and-prepare.ts):
+   * for a page that will be indexed with its title, text and language.
+   */
+  prepareForIndex?: boolean;
 }
+
+/** A cleaned page, with the index's analysis of it when Rendering.prepareForIndex asked for one (never for a PDF). */
+export type CleanedPage = CleanHtmlOutput & { prepared?: PreparedDocument };
 
 /** The main content as plain text: what ranking, validation and the index read. */
 export const MAIN_TEXT: Rendering = { format: 'text', clean: true, preserveFormatting: false };
@@ -50,7 +59,7 @@ export interface ReadOptions extends FetchSettings, Rendering {
 
 export interface PageRead {
   page: FetchedPage;
-  cleaned: CleanHtmlOutput;
+  cleaned: CleanedPage;
 }
 
 const NO_MAIN_CONTENT = 'no main content found';
@@ -81,9 +90,9 @@ export async function readPage(deps: PageReaderDeps, url: string, options: ReadO
  * @throws ApiError EXTRACTION_FAILED naming the limit a page passes, or why a PDF cannot be read;
  *   the pool's own errors.
  */
-export async function cleanPage(deps: Pick<PageReaderDeps, 'pool' | 'config'>, page: FetchedPage, html: string, rendering: Rendering & Pick<PdfRendering, 'pageMarkers'>): Promise<CleanHtmlOutput> {
+export async function cleanPage(deps: Pick<PageReaderDeps, 'pool' | 'config'>, page: FetchedPage, html: string, rendering: Rendering & Pick<PdfRendering, 'pageMarkers'>): Promise<CleanedPage> {
   if (page.kind === 'pdf') return readPdf(deps, page, rendering);
-  const cleaned = await deps.pool.run('cleanHtml', {
+  const cleaned = await deps.pool.run(rendering.prepareForIndex ? 'cleanAndPrepare' : 'cleanHtml', {
     html, url: page.finalUrl, kind: page.kind, format: rendering.format, clean: rendering.clean, preserveFormatting: rendering.preserveFormatting,
     limits: deps.config.html,
     ...(rendering.selectors ? { selectors: rendering.selectors } : {}),

@@ -6,6 +6,7 @@ export { cleanHtmlTask as cleanHtml, renderStored } from '../../src/html/clean-h
 export { fitContent } from '../../src/html/render/fit-content.js';
 export { extractiveSummary } from '../../src/summary/extractive-summary.js';
 export { prepareDocuments } from '../../src/index/prepare-documents.js';
+export { cleanAndPrepare } from '../../src/page/clean-and-prepare.js';
 export { mergePostings } from '../../src/index/merge-postings.js';
 export { scoreSegments } from '../../src/index/score-segments.js';
 export { rankSources } from '../../src/ranking/rank-sources.js';

@@ -1,0 +1,77 @@
+import { expect } from 'chai';
+import type { Mode } from '../src/mode.js';
+import { cleanHtml } from '../src/html/clean-html.js';
+import { MysqlDocumentIndex } from '../src/index/mysql-document-index.js';
+import { prepareDocuments } from '../src/index/prepare-documents.js';
+import { cleanAndPrepare } from '../src/page/clean-and-prepare.js';
+import { createCpuPool, type CpuPool } from '../src/pool/pool.js';
+import { openStorage, type Storage } from '../src/storage/connection.js';
+import { migrateToLatest } from '../src/storage/migrate.js';
+
+const PAGE = `<html lang="en"><head><title>Tides and the moon</title></head><body><article>
+<h1>Tides and the moon</h1>
+<p>Ocean tides rise and fall twice a day because the moon pulls on the water facing it and, less obviously, on the far side of the planet.</p>
+<p>The sun adds its own pull: when both line up, at new and full moon, the spring tides reach their highest and lowest marks.</p>
+</article></body></html>`;
+const INPUT = { html: PAGE, url: 'https://tides.example/moon', kind: 'html', format: 'markdown', clean: true, preserveFormatting: false } as const;
+
+describe('cleaning and index analysis in one pool task', () => {
+  it("cleans as cleanHtml does and analyses the page's title, text and language as prepareDocuments does", () => {
+    const both = cleanAndPrepare(INPUT);
+    if ('tooComplex' in both) throw new Error('refused');
+    const cleaned = cleanHtml(INPUT);
+    const { prepared, ...rest } = both;
+    expect(rest).to.deep.equal(cleaned);
+    expect(prepared).to.deep.equal(prepareDocuments({ documents: [{ title: cleaned.metadata.title, text: cleaned.text, language: cleaned.metadata.language }] })[0]);
+  });
+
+  it('answers a page past the DOM limits as data, as cleanHtml does in the pool', () => {
+    const deep = `${'<div>'.repeat(50)}text${'</div>'.repeat(50)}`;
+    expect(cleanAndPrepare({ ...INPUT, html: deep, limits: { maxNodes: 1_000_000, maxDepth: 10 } })).to.have.property('tooComplex');
+  });
+});
+
+describe('the index with documents analysed by their caller', function () {
+  this.timeout(60_000);
+  const DATABASE_URL = process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test';
+  const mode = `p${Math.random().toString(36).slice(2, 8)}` as Mode;
+  let storage: Storage;
+  let pool: CpuPool;
+  let analysed: number;
+  let index: MysqlDocumentIndex;
+
+  before(async () => {
+    storage = openStorage(DATABASE_URL, 2);
+    await migrateToLatest(storage.db);
+    pool = createCpuPool({ threads: 1, taskTimeoutMs: 30_000 });
+    analysed = 0;
+    const counting: CpuPool = { ...pool, run: (task, input, options) => {
+      if (task === 'prepareDocuments') analysed += (input as { documents: unknown[] }).documents.length;
+      return pool.run(task, input, options);
+    } };
+    index = new MysqlDocumentIndex(storage.db, counting);
+  });
+  after(async () => {
+    await index.deleteByDomain(mode, 'example');
+    await storage.db.deleteFrom('index_terms').where('mode', '=', mode).execute();
+    await storage.db.deleteFrom('index_stats').where('mode', '=', mode).execute();
+    await index.close();
+    await pool.close();
+    await storage.close();
+  });
+
+  it('writes the given analysis without analysing again, and analyses only the documents that come without one', async () => {
+    const cleaned = cleanAndPrepare(INPUT);
+    if ('tooComplex' in cleaned) throw new Error('refused');
+    const base = { title: cleaned.metadata.title, language: cleaned.metadata.language, author: null, publishedAt: null, fetchedAt: new Date(), countryHint: null, authority: null };
+    const outcomes = await index.indexDocuments(mode, [
+      { ...base, url: 'https://tides.example/moon', text: cleaned.text, prepared: cleaned.prepared },
+      { ...base, url: 'https://tides.example/sun', title: 'The sun', text: 'The sun raises tides too, a little less than half as much as the moon.' },
+    ]);
+    expect(outcomes.map((o) => o.status)).to.deep.equal(['indexed', 'indexed']);
+    expect(outcomes[0]!.passages).to.equal(cleaned.prepared.passages.length);
+    expect(analysed).to.equal(1);
+    const hits = await index.retrieve(mode, 'spring tides', { limit: 5 });
+    expect(hits.map((h) => h.url)).to.include('https://tides.example/moon');
+  });
+});
