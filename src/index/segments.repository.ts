@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Mode } from '../mode.js';
-import type { Database, IndexSegmentPostingsTable, IndexSegmentsTable } from '../storage/schema.js';
+import type { Database, IndexSegmentsTable } from '../storage/schema.js';
+import { multiRowInsert, type Cell } from '../storage/multi-row-insert.js';
 import { encodeBlocks, type StoredBlock } from './postings-codec.js';
 import { PostingsCache, type CachedBlock } from './postings-cache.js';
 
@@ -55,17 +56,18 @@ export async function createSegment(
   return Number(result.insertId);
 }
 
+/** A segment's lists as multi-row INSERTs of literal values (multi-row-insert.ts): thousands of rows per statement. */
 export async function insertLists(db: Executor, segmentId: number, lists: readonly SegmentList[]): Promise<void> {
-  let rows: IndexSegmentPostingsTable[] = [];
+  let rows: Cell[][] = [];
   let bytes = 0;
   const flush = async () => {
-    if (rows.length > 0) await db.insertInto('index_segment_postings').values(rows).execute();
+    if (rows.length > 0) await multiRowInsert('index_segment_postings', ['segment_id', 'term_id', 'chunk', 'data'], rows).execute(db);
     rows = [];
     bytes = 0;
   };
   for (const list of lists) {
     for (const { block, data } of list.chunks) {
-      rows.push({ segment_id: segmentId, term_id: list.termId, chunk: block, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength) });
+      rows.push([segmentId, list.termId, block, data]);
       bytes += data.byteLength;
       if (rows.length >= LISTS_PER_INSERT || bytes >= BYTES_PER_INSERT) await flush();
     }

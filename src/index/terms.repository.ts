@@ -1,6 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Mode } from '../mode.js';
 import type { Database } from '../storage/schema.js';
+import { literalList, multiRowInsert } from '../storage/multi-row-insert.js';
 
 /** Terms per statement: a few hundred KB of parameters at most. */
 const TERMS_PER_STATEMENT = 4000;
@@ -10,7 +11,8 @@ const TERMS_PER_STATEMENT = 4000;
  * batch that contain it. Known terms are found by one indexed read and changed by primary key,
  * which measured several times faster than INSERT … ON DUPLICATE KEY UPDATE over the whole
  * vocabulary of a batch. Callers hold the mode's writer turn, so no other writer adds terms of
- * this mode meanwhile.
+ * this mode meanwhile. The statements carry thousands of values, written as literals
+ * (multi-row-insert.ts): a query tree of as many nodes cost more than the database's work.
  */
 export async function addTerms(trx: Transaction<Database>, mode: Mode, passageTerms: readonly string[][]): Promise<Map<string, number>> {
   const df = new Map<string, number>();
@@ -19,7 +21,7 @@ export async function addTerms(trx: Transaction<Database>, mode: Mode, passageTe
   const fresh = [...df.entries()].filter(([term]) => !ids.has(term));
   const known = [...df.entries()].filter(([term]) => ids.has(term)).map(([term, n]): [number, number] => [ids.get(term)!, n]);
   for (let start = 0; start < fresh.length; start += TERMS_PER_STATEMENT) {
-    await trx.insertInto('index_terms').values(fresh.slice(start, start + TERMS_PER_STATEMENT).map(([term, n]) => ({ mode, term, df: n }))).execute();
+    await multiRowInsert('index_terms', ['mode', 'term', 'df'], fresh.slice(start, start + TERMS_PER_STATEMENT).map(([term, n]) => [mode, term, n])).execute(trx);
   }
   for (const [term, id] of await findIds(trx, mode, fresh.map(([term]) => term))) ids.set(term, id);
   await adjustDf(trx, new Map(known));
@@ -37,7 +39,7 @@ export async function adjustDf(trx: Transaction<Database>, changes: ReadonlyMap<
   for (const [change, ids] of byChange) {
     ids.sort((a, b) => a - b);
     for (let start = 0; start < ids.length; start += TERMS_PER_STATEMENT) {
-      await trx.updateTable('index_terms').set({ df: sql`df + ${change}` }).where('id', 'in', ids.slice(start, start + TERMS_PER_STATEMENT)).execute();
+      await sql.raw(`UPDATE index_terms SET df = df + ${literalList([change])} WHERE id IN (${literalList(ids.slice(start, start + TERMS_PER_STATEMENT))})`).execute(trx);
     }
   }
 }
@@ -45,8 +47,9 @@ export async function adjustDf(trx: Transaction<Database>, changes: ReadonlyMap<
 async function findIds(trx: Transaction<Database>, mode: Mode, terms: readonly string[]): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
   for (let start = 0; start < terms.length; start += TERMS_PER_STATEMENT) {
-    const rows = await trx.selectFrom('index_terms').select(['id', 'term']).where('mode', '=', mode)
-      .where('term', 'in', terms.slice(start, start + TERMS_PER_STATEMENT)).execute();
+    const { rows } = await sql.raw<{ id: number | string; term: string }>(
+      `SELECT id, term FROM index_terms WHERE mode = ${literalList([mode])} AND term IN (${literalList(terms.slice(start, start + TERMS_PER_STATEMENT))})`,
+    ).execute(trx);
     for (const row of rows) ids.set(row.term, Number(row.id));
   }
   return ids;
