@@ -16,12 +16,14 @@ const PAGE = `<html lang="en"><head><title>Tides and the moon</title></head><bod
 const INPUT = { html: PAGE, url: 'https://tides.example/moon', kind: 'html', format: 'markdown', clean: true, preserveFormatting: false } as const;
 
 describe('cleaning and index analysis in one pool task', () => {
-  it("cleans as cleanHtml does and analyses the page's title, text and language as prepareDocuments does", () => {
+  it("cleans as cleanHtml does, the blocks as JSON, and analyses the page's title, text and language as prepareDocuments does", () => {
     const both = cleanAndPrepare(INPUT);
     if ('tooComplex' in both) throw new Error('refused');
     const cleaned = cleanHtml(INPUT);
-    const { prepared, ...rest } = both;
-    expect(rest).to.deep.equal(cleaned);
+    const { prepared, blocksJson, ...rest } = both;
+    const { blocks, ...cleanedRest } = cleaned;
+    expect(rest).to.deep.equal(cleanedRest);
+    expect(blocksJson).to.equal(JSON.stringify(blocks));
     expect(prepared).to.deep.equal(prepareDocuments({ documents: [{ title: cleaned.metadata.title, text: cleaned.text, language: cleaned.metadata.language }] })[0]);
   });
 

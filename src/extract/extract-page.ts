@@ -7,7 +7,7 @@ import type { CpuPool } from '../pool/pool.js';
 import type { Database } from '../storage/schema.js';
 import { parseStorableDate } from '../storage/datetime.js';
 import type { DocumentIndex } from '../index/types.js';
-import { withinPoolLimit } from '../page/read-page.js';
+import { blocksJsonOf, withinPoolLimit } from '../page/read-page.js';
 import { readPageRendered } from '../render/read-rendered-page.js';
 import type { BrowserPool } from '../render/browser-pool.js';
 import { decodeBody } from '../page/decode-body.js';
@@ -70,7 +70,7 @@ export async function extractPage(deps: ExtractDeps, context: ExtractContext, re
   }
   if (kept) await deps.unstored.forget(context.jobId);
   const answered = await sized(deps, request, result(request, read.finalUrl, read.cleaned, { cached: false, fetchedAt: read.fetchedAt }),
-    () => JSON.stringify(read.cleaned.blocks), read.cleaned.metadata.language);
+    () => blocksJsonOf(read.cleaned), read.cleaned.metadata.language);
   const withRender = read.render ? { ...answered, render: read.render } : answered;
   return request.raw_html ? { ...withRender, raw_html: read.rawHtml ?? '' } : withRender;
 }
@@ -143,7 +143,7 @@ async function store(deps: ExtractDeps, context: ExtractContext, request: Extrac
       contentText: cleaned.text,
       contentHash: sha256Hex(cleaned.text),
       wordCount: meta.wordCount,
-      blocksJson: JSON.stringify(cleaned.blocks),
+      blocksJson: blocksJsonOf(cleaned),
       qualityScore: cleaned.quality,
       cleanHtml: mainContentOnly(request),
       scope,
@@ -166,7 +166,7 @@ async function store(deps: ExtractDeps, context: ExtractContext, request: Extrac
     fetchedAt,
     countryHint: meta.region,
     authority: null,
-    ...(read.cleaned.prepared ? { prepared: read.cleaned.prepared } : {}),
+    ...('prepared' in read.cleaned ? { prepared: read.cleaned.prepared } : {}),
   }]);
 }
 

@@ -12,7 +12,7 @@ import { ApiError } from '../errors/catalogue.js';
 import type { FetchedPage } from '../fetch/fetch-page.js';
 import type { CleanHtmlOutput, OutputFormat } from '../html/clean-html.js';
 import type { PageSelectors } from '../html/selectors.js';
-import type { PreparedDocument } from '../index/prepare-documents.js';
+import type { PreparedPage } from './clean-and-prepare.js';
 import { TaskLimitError, type CpuPool } from '../pool/pool.js';
 import { decodeBody } from './decode-body.js';
 import { measuredFetch, type FetchSettings, type PageFetchDeps } from './page-fetch.js';
@@ -39,8 +39,13 @@ export interface Rendering {
   prepareForIndex?: boolean;
 }
 
-/** A cleaned page, with the index's analysis of it when Rendering.prepareForIndex asked for one (never for a PDF). */
-export type CleanedPage = CleanHtmlOutput & { prepared?: PreparedDocument };
+/** A cleaned page; with the index's analysis of it and its blocks as JSON when Rendering.prepareForIndex asked for them (never for a PDF). */
+export type CleanedPage = CleanHtmlOutput | PreparedPage;
+
+/** The page's block model as JSON, as the extraction row stores it. */
+export function blocksJsonOf(cleaned: CleanedPage): string {
+  return 'blocksJson' in cleaned ? cleaned.blocksJson : JSON.stringify(cleaned.blocks);
+}
 
 /** The main content as plain text: what ranking, validation and the index read. */
 export const MAIN_TEXT: Rendering = { format: 'text', clean: true, preserveFormatting: false };
