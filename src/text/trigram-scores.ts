@@ -23,8 +23,11 @@ export type TrigramScore = [string, number];
 interface ScriptModels {
   /** The candidate languages of the script, in franc's order (its data's). */
   languages: string[];
-  /** Trigram → its weight (rank) in each language's model, -1 where the model lacks it. */
-  weights: Map<string, Int16Array>;
+  /**
+   * Trigram → the languages whose models have it, with its weight (rank) there, packed as
+   * language << 16 | weight: most trigrams are in a few models only.
+   */
+  weights: Map<string, Int32Array>;
 }
 
 const UNDETERMINED: TrigramScore[] = [['und', 1]];
@@ -37,16 +40,18 @@ export function trigramScorer(only: readonly string[]): (value: string) => Trigr
   const scripts = new Map<string, ScriptModels>();
   for (const [script, models] of Object.entries(data)) {
     const languages = Object.keys(models).filter((language) => only.length === 0 || only.includes(language));
-    const weights = new Map<string, Int16Array>();
+    const entries = new Map<string, Map<number, number>>();
     languages.forEach((language, l) => {
       const model = models[language]!.split('|');
       // franc gives a trigram its first position in the model (later repeats are overwritten).
       for (let weight = model.length - 1; weight >= 0; weight--) {
-        let row = weights.get(model[weight]!);
-        if (!row) weights.set(model[weight]!, row = new Int16Array(languages.length).fill(-1));
-        row[l] = weight;
+        let row = entries.get(model[weight]!);
+        if (!row) entries.set(model[weight]!, row = new Map());
+        row.set(l, weight);
       }
     });
+    const weights = new Map<string, Int32Array>();
+    for (const [trigram, row] of entries) weights.set(trigram, Int32Array.from(row, ([l, weight]) => (l << 16) | weight));
     scripts.set(script, { languages, weights });
   }
   const allowed = (language: string) => only.length === 0 || only.includes(language);
@@ -100,22 +105,21 @@ function trigramCounts(value: string): Map<string, number> {
   return counts;
 }
 
-/** franc's distance of the counts to each model: |count − weight − 1| per trigram it knows, MAX_DIFFERENCE per one it lacks. */
+/**
+ * franc's distance of the counts to each model: |count − weight − 1| per trigram it knows,
+ * MAX_DIFFERENCE per one it lacks; counted as MAX_DIFFERENCE for every trigram, corrected where
+ * a model has it.
+ */
 function distancesOf(counts: ReadonlyMap<string, number>, models: ScriptModels): Float64Array {
   const n = models.languages.length;
-  const distances = new Float64Array(n);
-  let unknown = 0;
+  const distances = new Float64Array(n).fill(counts.size * MAX_DIFFERENCE);
   for (const [trigram, count] of counts) {
     const row = models.weights.get(trigram);
-    if (!row) {
-      unknown++;
-      continue;
-    }
-    for (let l = 0; l < n; l++) {
-      const weight = row[l]!;
-      distances[l] = distances[l]! + (weight < 0 ? MAX_DIFFERENCE : Math.abs(count - weight - 1));
+    if (!row) continue;
+    for (let e = 0; e < row.length; e++) {
+      const l = row[e]! >> 16;
+      distances[l] = distances[l]! + Math.abs(count - (row[e]! & 0xffff) - 1) - MAX_DIFFERENCE;
     }
   }
-  for (let l = 0; l < n; l++) distances[l] = distances[l]! + unknown * MAX_DIFFERENCE;
   return distances;
 }
