@@ -2,7 +2,7 @@ import { Piscina } from 'piscina';
 import type { Metrics, PoolStats } from '../metrics/metrics.js';
 import type { CleanHtmlInput, CleanHtmlOutput, renderStored, TooComplexPage } from '../html/clean-html.js';
 import type { PrepareDocumentsInput, PreparedDocument } from '../index/prepare-documents.js';
-import type { PreparedPage } from '../page/clean-and-prepare.js';
+import type { CleanPageInput, PreparedPage } from '../page/clean-page-task.js';
 import type { ExtractiveSummaryInput, SummarySentence } from '../summary/extractive-summary.js';
 import type { MergePostingsInput, MergePostingsOutput } from '../index/merge-postings.js';
 import type { ScoreSegmentsInput, ScoreSegmentsOutput } from '../index/score-segments.js';
@@ -15,7 +15,7 @@ import type { ExtractPdfInput, UnreadablePdf } from '../pdf/extract-pdf.js';
 /** Task name → its input and output. Tasks are pure named exports of workers/pool/tasks.ts. */
 interface PoolTasks {
   cleanHtml: { input: CleanHtmlInput; output: CleanHtmlOutput | TooComplexPage };
-  cleanAndPrepare: { input: CleanHtmlInput; output: PreparedPage | TooComplexPage };
+  cleanPage: { input: CleanPageInput; output: CleanHtmlOutput | PreparedPage | TooComplexPage };
   renderStored: { input: Parameters<typeof renderStored>[0]; output: ReturnType<typeof renderStored> };
   fitContent: { input: FitContentInput; output: FitContentOutput };
   prepareDocuments: { input: PrepareDocumentsInput; output: PreparedDocument[] };

@@ -3,7 +3,8 @@ import type { Mode } from '../src/mode.js';
 import { cleanHtml } from '../src/html/clean-html.js';
 import { MysqlDocumentIndex } from '../src/index/mysql-document-index.js';
 import { prepareDocuments } from '../src/index/prepare-documents.js';
-import { cleanAndPrepare } from '../src/page/clean-and-prepare.js';
+import { cleanPageTask } from '../src/page/clean-page-task.js';
+import { decodeBody } from '../src/page/decode-body.js';
 import { createCpuPool, type CpuPool } from '../src/pool/pool.js';
 import { openStorage, type Storage } from '../src/storage/connection.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
@@ -15,21 +16,35 @@ const PAGE = `<html lang="en"><head><title>Tides and the moon</title></head><bod
 </article></body></html>`;
 const INPUT = { html: PAGE, url: 'https://tides.example/moon', kind: 'html', format: 'markdown', clean: true, preserveFormatting: false } as const;
 
-describe('cleaning and index analysis in one pool task', () => {
-  it("cleans as cleanHtml does, the blocks as JSON, and analyses the page's title, text and language as prepareDocuments does", () => {
-    const both = cleanAndPrepare(INPUT);
-    if ('tooComplex' in both) throw new Error('refused');
+describe('the page cleaning pool task', () => {
+  it('decodes the bytes of a page in the charset it declares, then cleans it as cleanHtml does', () => {
+    // windows-1252: 0x80 is the euro sign and 0x97 the em dash, which latin1 would make control characters.
+    const bytes = Uint8Array.from(Buffer.from('<html><head><meta charset="windows-1252"><title>Caf\xe9</title></head><body><article>'
+      + '<p>Un caf\xe9 cr\xe8me co\xfbte \x803 \x97 \xab tr\xe8s cher \xbb, disent les habitu\xe9s du quartier depuis des ann\xe9es.</p></article></body></html>', 'latin1'));
+    const { html: _html, ...options } = INPUT;
+    const fromBytes = cleanPageTask({ ...options, body: bytes });
+    const fromText = cleanHtml({ ...INPUT, html: decodeBody(bytes, undefined) });
+    expect(fromBytes).to.deep.equal(fromText);
+    expect(fromText.text).to.include('\u20ac3 \u2014 \u00ab tr\u00e8s cher \u00bb');
+    // The Content-Type charset, when the server sent one, comes first.
+    expect(cleanPageTask({ ...options, body: Uint8Array.from(Buffer.from(PAGE, 'utf16le')), charset: 'utf-16le' })).to.deep.equal(cleanHtml(INPUT));
+  });
+
+  it("with prepareForIndex: the blocks as JSON, and the page's title, text and language analysed as prepareDocuments does", () => {
+    const both = cleanPageTask({ ...INPUT, prepareForIndex: true });
+    if (!('prepared' in both)) throw new Error('not prepared');
     const cleaned = cleanHtml(INPUT);
     const { prepared, blocksJson, ...rest } = both;
     const { blocks, ...cleanedRest } = cleaned;
     expect(rest).to.deep.equal(cleanedRest);
     expect(blocksJson).to.equal(JSON.stringify(blocks));
     expect(prepared).to.deep.equal(prepareDocuments({ documents: [{ title: cleaned.metadata.title, text: cleaned.text, language: cleaned.metadata.language }] })[0]);
+    expect(cleanPageTask(INPUT)).to.deep.equal(cleaned);
   });
 
   it('answers a page past the DOM limits as data, as cleanHtml does in the pool', () => {
     const deep = `${'<div>'.repeat(50)}text${'</div>'.repeat(50)}`;
-    expect(cleanAndPrepare({ ...INPUT, html: deep, limits: { maxNodes: 1_000_000, maxDepth: 10 } })).to.have.property('tooComplex');
+    expect(cleanPageTask({ ...INPUT, html: deep, limits: { maxNodes: 1_000_000, maxDepth: 10 }, prepareForIndex: true })).to.have.property('tooComplex');
   });
 });
 
@@ -63,8 +78,8 @@ describe('the index with documents analysed by their caller', function () {
   });
 
   it('writes the given analysis without analysing again, and analyses only the documents that come without one', async () => {
-    const cleaned = cleanAndPrepare(INPUT);
-    if ('tooComplex' in cleaned) throw new Error('refused');
+    const cleaned = cleanPageTask({ ...INPUT, prepareForIndex: true });
+    if (!('prepared' in cleaned)) throw new Error('not prepared');
     const base = { title: cleaned.metadata.title, language: cleaned.metadata.language, author: null, publishedAt: null, fetchedAt: new Date(), countryHint: null, authority: null };
     const outcomes = await index.indexDocuments(mode, [
       { ...base, url: 'https://tides.example/moon', text: cleaned.text, prepared: cleaned.prepared },
