@@ -11,7 +11,8 @@ import { blocksJsonOf, withinPoolLimit } from '../page/read-page.js';
 import { readPageRendered } from '../render/read-rendered-page.js';
 import type { BrowserPool } from '../render/browser-pool.js';
 import { decodeBody } from '../page/decode-body.js';
-import { findFreshExtraction, insertExtraction, type StoredExtraction } from './extraction.repository.js';
+import { findFreshExtraction, type StoredExtraction } from './extraction.repository.js';
+import type { ExtractionRows } from './extraction-rows.js';
 import type { ExtractRequest, ExtractResult } from './types.js';
 import type { CleanHtmlOutput } from '../html/clean-html.js';
 import type { LocatedLink } from '../html/content/other-links.js';
@@ -30,6 +31,8 @@ export interface ExtractDeps {
   index: DocumentIndex;
   /** Pages read by an attempt that could not store them, for the retry. */
   unstored: UnstoredPages;
+  /** Where extraction rows are written, grouped with concurrent jobs' (extraction-rows.ts). */
+  rows: ExtractionRows;
   /** The browser that renders pages for options.render (absent: none, as if Chromium were missing). */
   browsers?: BrowserPool | undefined;
 }
@@ -127,7 +130,7 @@ async function store(deps: ExtractDeps, context: ExtractContext, request: Extrac
   const publishedAt = meta.publishedDate === null ? null : parseStorableDate(meta.publishedDate);
   const modifiedAt = meta.modifiedDate ? parseStorableDate(meta.modifiedDate) : null;
   if (!read.stored) {
-    await insertExtraction(deps.db, {
+    await deps.rows.insert({
       requestId: context.requestId,
       url: request.url,
       urlHash,
