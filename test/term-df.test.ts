@@ -29,6 +29,14 @@ describe('term document frequencies', function () {
     const passages = [['common', 'pair', 'a'], ['common', 'pair', 'b'], ['common', 'c'], ['common', 'd'], ['common', 'e']];
     const ids = await storage.db.transaction().execute((trx) => addTerms(trx, mode, passages));
     expect(await dfs()).to.deep.equal({ common: 5, pair: 2, a: 1, b: 1, c: 1, d: 1, e: 1 });
+    // New terms' ids are those of their rows (counted from the INSERT's first id, not read back).
+    const stored = await storage.db.selectFrom('index_terms').select(['id', 'term']).where('mode', '=', mode).execute();
+    expect(new Map(stored.map((r) => [r.term, Number(r.id)]))).to.deep.equal(ids);
+    const again = await storage.db.transaction().execute((trx) => addTerms(trx, mode, [['common', 'fresh']]));
+    expect(again.get('common')).to.equal(ids.get('common'));
+    expect(again.get('fresh')).to.equal(Number((await storage.db.selectFrom('index_terms').select('id').where('mode', '=', mode).where('term', '=', 'fresh').executeTakeFirstOrThrow()).id));
+    await storage.db.transaction().execute((trx) => adjustDf(trx, new Map([[again.get('common')!, -1], [again.get('fresh')!, -1]])));
+    await storage.db.deleteFrom('index_terms').where('mode', '=', mode).where('term', '=', 'fresh').execute();
     await storage.db.transaction().execute((trx) => addTerms(trx, mode, passages));
     expect(await dfs()).to.deep.equal({ common: 10, pair: 4, a: 2, b: 2, c: 2, d: 2, e: 2 });
     // Deletions lower df: changes of either sign in one go, the most common one (-1) for the rest.

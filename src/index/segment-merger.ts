@@ -3,7 +3,7 @@ import type { Mode } from '../mode.js';
 import type { CpuPool } from '../pool/pool.js';
 import type { Database } from '../storage/schema.js';
 import { withDeadlockRetry } from '../storage/deadlock-retry.js';
-import { createSegment, dropSegment, insertLists, segmentsOf, type Segment } from './segments.repository.js';
+import { createSegment, dropSegment, dropSegments, insertLists, segmentsOf, type Segment } from './segments.repository.js';
 
 /** Segments of one level that are folded into one of the next: about log10(passages) levels, so a query reads a few dozen rows per term. */
 export const MERGE_FACTOR = 10;
@@ -109,9 +109,7 @@ export class SegmentMerger {
       const got = await sql<{ got: number | null }>`SELECT GET_LOCK(${lock}, 0) AS got`.execute(conn);
       if (Number(got.rows[0]?.got) !== 1) return false;
       try {
-        for (const leftover of [...await segmentsOf(conn, mode, 'building'), ...await segmentsOf(conn, mode, 'retired')]) {
-          await dropSegment(conn, leftover.id);
-        }
+        await dropSegments(conn, [...await segmentsOf(conn, mode, 'building'), ...await segmentsOf(conn, mode, 'retired')].map((s) => s.id));
         for (let plan = planMerge(await segmentsOf(conn, mode, 'active')); plan && !this.closed; plan = planMerge(await segmentsOf(conn, mode, 'active'))) {
           const started = performance.now();
           try {
@@ -169,7 +167,7 @@ export class SegmentMerger {
       await trx.updateTable('index_segments').set({ state: 'active', postings: written, dead_postings: dead }).where('id', '=', target).execute();
       await trx.updateTable('index_segments').set({ state: 'retired' }).where('id', 'in', plan.segments.map((s) => s.id)).execute();
     }));
-    for (const segment of plan.segments) await dropSegment(conn, segment.id);
+    await dropSegments(conn, plan.segments.map((s) => s.id));
     // A merge that left nothing (every passage deleted) leaves no empty segment behind.
     if (written === 0) await dropSegment(conn, target);
     return true;

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Mode } from '../mode.js';
 import type { Database, IndexSegmentsTable } from '../storage/schema.js';
-import { multiRowInsert, type Cell } from '../storage/multi-row-insert.js';
+import { literalList, multiRowInsert, type Cell } from '../storage/multi-row-insert.js';
 import { encodeBlocks, type StoredBlock } from './postings-codec.js';
 import { PostingsCache, type CachedBlock } from './postings-cache.js';
 
@@ -197,9 +197,16 @@ export async function countDeadPostings(trx: Transaction<Database>, mode: Mode, 
 
 /** Removes a segment's postings a slice at a time (a huge DELETE would hold its locks and undo for long), then the segment. */
 export async function dropSegment(db: Kysely<Database>, segmentId: number): Promise<void> {
+  await dropSegments(db, [segmentId]);
+}
+
+/** dropSegment for several segments at once (a merge's inputs): the same slices, a statement for all of them instead of one each. */
+export async function dropSegments(db: Kysely<Database>, segmentIds: readonly number[]): Promise<void> {
+  if (segmentIds.length === 0) return;
+  const ids = literalList(segmentIds);
   for (;;) {
-    const result = await sql`DELETE FROM index_segment_postings WHERE segment_id = ${segmentId} ORDER BY term_id LIMIT 5000`.execute(db);
+    const result = await sql.raw(`DELETE FROM index_segment_postings WHERE segment_id IN (${ids}) ORDER BY segment_id, term_id LIMIT 5000`).execute(db);
     if (Number(result.numAffectedRows ?? 0) < 5000) break;
   }
-  await db.deleteFrom('index_segments').where('id', '=', segmentId).execute();
+  await db.deleteFrom('index_segments').where('id', 'in', segmentIds).execute();
 }

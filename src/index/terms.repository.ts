@@ -21,9 +21,13 @@ export async function addTerms(trx: Transaction<Database>, mode: Mode, passageTe
   const fresh = [...df.entries()].filter(([term]) => !ids.has(term));
   const known = [...df.entries()].filter(([term]) => ids.has(term)).map(([term, n]): [number, number] => [ids.get(term)!, n]);
   for (let start = 0; start < fresh.length; start += TERMS_PER_STATEMENT) {
-    await multiRowInsert('index_terms', ['mode', 'term', 'df'], fresh.slice(start, start + TERMS_PER_STATEMENT).map(([term, n]) => [mode, term, n])).execute(trx);
+    const chunk = fresh.slice(start, start + TERMS_PER_STATEMENT);
+    const result = await multiRowInsert('index_terms', ['mode', 'term', 'df'], chunk.map(([term, n]) => [mode, term, n])).execute(trx);
+    // The rows of a multi-row INSERT get consecutive ids from its insertId, as passages and
+    // documents do (writer.repository.ts): no statement to read them back.
+    const first = Number(result.insertId);
+    chunk.forEach(([term], n) => ids.set(term, first + n));
   }
-  for (const [term, id] of await findIds(trx, mode, fresh.map(([term]) => term))) ids.set(term, id);
   await adjustDf(trx, new Map(known));
   return ids;
 }
