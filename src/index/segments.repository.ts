@@ -153,11 +153,20 @@ function chunksFrom(cache: PostingsCache, segments: readonly ActiveSegment[], te
 }
 
 export async function segmentsOf(db: Executor, mode: Mode, state: IndexSegmentsTable['state']): Promise<Segment[]> {
-  const rows = await db.selectFrom('index_segments').selectAll().where('mode', '=', mode).where('state', '=', state).orderBy('id').execute();
-  return rows.map((r) => ({
-    id: Number(r.id), level: r.level, postings: Number(r.postings), deadPostings: Number(r.dead_postings),
-    firstPassage: r.first_passage, lastPassage: r.last_passage,
-  }));
+  return (await segmentsByState(db, mode, [state]))[state];
+}
+
+/** The mode's segments in each of the given states, in one read. */
+export async function segmentsByState<S extends IndexSegmentsTable['state']>(db: Executor, mode: Mode, states: readonly S[]): Promise<Record<S, Segment[]>> {
+  const rows = await db.selectFrom('index_segments').selectAll().where('mode', '=', mode).where('state', 'in', states).orderBy('id').execute();
+  const byState = Object.fromEntries(states.map((state) => [state, [] as Segment[]])) as Record<S, Segment[]>;
+  for (const r of rows) {
+    byState[r.state as S].push({
+      id: Number(r.id), level: r.level, postings: Number(r.postings), deadPostings: Number(r.dead_postings),
+      firstPassage: r.first_passage, lastPassage: r.last_passage,
+    });
+  }
+  return byState;
 }
 
 export interface SegmentStats {
