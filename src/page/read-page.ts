@@ -1,6 +1,7 @@
 /**
  * Reading a page for a client: fetched (page-fetch.ts), decoded in the charset it declares or
- * betrays (decode-body.ts), cleaned in the pool, and judged on whether it has main content.
+ * betrays (decode-body.ts) and cleaned, both in the pool (clean-page-task.ts), and judged on
+ * whether it has main content.
  *
  * Extraction, deep search and validation (through deep search) read a page in one call,
  * readPage. Crawling takes the same steps one at a time, because its own work falls between
