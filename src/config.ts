@@ -341,7 +341,9 @@ export function loadConfig(env: Env = process.env): Config {
       maxPages: integer(env, 'PDF_MAX_PAGES', 500, 1, 100_000),
       timeoutMs: integer(env, 'PDF_TIMEOUT_MS', 20_000, 100, 600_000),
     },
-    workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 8, 1, 1000),
+    // As many jobs as the process may have fetches in flight (FETCH_CONCURRENCY's default): jobs
+    // mostly wait on the network, and the pool's queue bounds the CPU work they hand it.
+    workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 16, 1, 1000),
     workerMetricsPort: integer(env, 'WORKER_METRICS_PORT', 9464, 0, 65535),
     workerHeartbeatMs: integer(env, 'WORKER_HEARTBEAT_MS', 5000, 100, 60_000),
     jobLockMs: integer(env, 'JOB_LOCK_MS', 5000, 1000, 600_000),

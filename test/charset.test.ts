@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { detectCharset } from '../src/fetch/charset.js';
+import { detectCharset } from '../src/text/charset.js';
 import { fetchPage, type FetchOptions } from '../src/fetch/fetch-page.js';
 import { decodeBody } from '../src/page/decode-body.js';
 import { raw, startPageServer, type PageServer } from './helpers/page-server.js';

@@ -68,6 +68,12 @@ describe('config', () => {
       expect(() => loadConfig({ POOL_THREAD_HEAP_MB: '64', SEARCH_ANALYSIS_CACHE_MB: '33' })).to.throw(/SEARCH_ANALYSIS_CACHE_MB/);
     });
 
+    it('runs as many jobs per queue at once as it may have fetches in flight', () => {
+      const config = loadConfig({});
+      expect(config.workerConcurrency).to.equal(16);
+      expect(config.workerConcurrency).to.equal(config.fetch.concurrency);
+    });
+
     it('reads the rendering settings, RENDER_BLOCK_RESOURCES as a list or none', () => {
       const config = loadConfig({ RENDER_DEFAULT: 'auto', CHROMIUM_PATH: '/opt/chromium/chrome', RENDER_CONTEXTS: '4', RENDER_BLOCK_RESOURCES: ' Image, stylesheet ,image' });
       expect(config.render).to.deep.include({ defaultMode: 'auto', chromiumPath: '/opt/chromium/chrome', contexts: 4, blockedResources: ['image', 'stylesheet'] });

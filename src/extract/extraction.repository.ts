@@ -62,10 +62,11 @@ function toStored(row: Selectable<ExtractionsTable>): StoredExtraction {
   };
 }
 
-export async function insertExtraction(db: Kysely<Database>, row: StoredExtraction): Promise<number> {
-  const result = await db
+/** Rows in one multi-row INSERT (one statement, one commit). */
+export async function insertExtractions(db: Kysely<Database>, rows: readonly StoredExtraction[]): Promise<void> {
+  await db
     .insertInto('extractions')
-    .values({
+    .values(rows.map((row) => ({
       request_id: row.requestId,
       url: row.url,
       url_hash: row.urlHash,
@@ -90,9 +91,8 @@ export async function insertExtraction(db: Kysely<Database>, row: StoredExtracti
       fetched_at: row.fetchedAt,
       page_count: row.pageCount,
       modified_at: row.modifiedAt,
-    })
-    .executeTakeFirstOrThrow();
-  return Number(result.insertId);
+    })))
+    .execute();
 }
 
 export async function findExtractionByRequestId(db: Kysely<Database>, requestId: string): Promise<StoredExtraction | undefined> {

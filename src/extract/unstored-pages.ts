@@ -4,7 +4,7 @@
  * fetching and cleaning the page again. Nothing is kept on the way of a write that succeeds.
  */
 import type { Redis } from 'ioredis';
-import type { CleanHtmlOutput } from '../html/clean-html.js';
+import type { CleanedPage } from '../page/read-page.js';
 import type { RenderReport } from '../render/read-rendered-page.js';
 
 /** Outlives every retry of the job: its caller waits at most options.timeout (60 s) + 10 s. */
@@ -15,7 +15,7 @@ export interface ReadExtraction {
   /** The URL asked for: a kept page is only reused for the same one. */
   url: string;
   finalUrl: string;
-  cleaned: CleanHtmlOutput;
+  cleaned: CleanedPage;
   fetchedAt: Date;
   /** The extractions row is written; only indexing is left. */
   stored: boolean;

@@ -67,9 +67,12 @@ export class MysqlDocumentIndex implements DocumentIndex {
     const outcomes: IndexOutcome[] = [];
     for (let start = 0; start < documents.length; start += BATCH) {
       const batch = documents.slice(start, start + BATCH);
-      const prepared = await this.pool.run('prepareDocuments', {
-        documents: batch.map((d) => ({ title: d.title, text: d.text, language: d.language })),
+      const unprepared = batch.filter((d) => !d.prepared);
+      const analysed = unprepared.length === 0 ? [] : await this.pool.run('prepareDocuments', {
+        documents: unprepared.map((d) => ({ title: d.title, text: d.text, language: d.language })),
       });
+      let next = 0;
+      const prepared = batch.map((d) => d.prepared ?? analysed[next++]!);
       outcomes.push(...await this.writes.add(mode, batch.map((input, n) => ({ input, prepared: prepared[n]! }))));
     }
     return outcomes;

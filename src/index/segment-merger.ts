@@ -3,7 +3,7 @@ import type { Mode } from '../mode.js';
 import type { CpuPool } from '../pool/pool.js';
 import type { Database } from '../storage/schema.js';
 import { withDeadlockRetry } from '../storage/deadlock-retry.js';
-import { createSegment, dropSegment, insertLists, segmentsOf, type Segment } from './segments.repository.js';
+import { createSegment, dropSegment, dropSegments, insertLists, segmentsByState, segmentsOf, type Segment } from './segments.repository.js';
 
 /** Segments of one level that are folded into one of the next: about log10(passages) levels, so a query reads a few dozen rows per term. */
 export const MERGE_FACTOR = 10;
@@ -101,17 +101,28 @@ export class SegmentMerger {
     }
   }
 
+  /**
+   * Whether there is anything to merge or clean up, from one read without the lock: a merge is
+   * requested after every write, and most find nothing to do (taking the lock and reading the
+   * segments under it were five statements). A writer asks after its commit, so the segment
+   * that makes a merge due is always seen by the request that follows it.
+   */
+  private async mergeDue(mode: Mode): Promise<boolean> {
+    const segments = await segmentsByState(this.db, mode, ['active', 'building', 'retired']);
+    return segments.building.length > 0 || segments.retired.length > 0 || planMerge(segments.active) !== null;
+  }
+
   /** False when another process holds the mode's merge lock. */
   private async mergeWhileNeeded(mode: Mode): Promise<boolean> {
+    if (!(await this.mergeDue(mode))) return true;
     return this.db.connection().execute(async (conn) => {
       // Named locks are server-wide: the database's name keeps deployments sharing a server apart (SHA1 keeps it within 64 characters).
       const lock = sql`CONCAT('sev_merge_', SHA1(CONCAT(DATABASE(), ':', ${mode})))`;
       const got = await sql<{ got: number | null }>`SELECT GET_LOCK(${lock}, 0) AS got`.execute(conn);
       if (Number(got.rows[0]?.got) !== 1) return false;
       try {
-        for (const leftover of [...await segmentsOf(conn, mode, 'building'), ...await segmentsOf(conn, mode, 'retired')]) {
-          await dropSegment(conn, leftover.id);
-        }
+        const leftovers = await segmentsByState(conn, mode, ['building', 'retired']);
+        await dropSegments(conn, [...leftovers.building, ...leftovers.retired].map((s) => s.id));
         for (let plan = planMerge(await segmentsOf(conn, mode, 'active')); plan && !this.closed; plan = planMerge(await segmentsOf(conn, mode, 'active'))) {
           const started = performance.now();
           try {
@@ -169,7 +180,7 @@ export class SegmentMerger {
       await trx.updateTable('index_segments').set({ state: 'active', postings: written, dead_postings: dead }).where('id', '=', target).execute();
       await trx.updateTable('index_segments').set({ state: 'retired' }).where('id', 'in', plan.segments.map((s) => s.id)).execute();
     }));
-    for (const segment of plan.segments) await dropSegment(conn, segment.id);
+    await dropSegments(conn, plan.segments.map((s) => s.id));
     // A merge that left nothing (every passage deleted) leaves no empty segment behind.
     if (written === 0) await dropSegment(conn, target);
     return true;

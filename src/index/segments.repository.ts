@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Mode } from '../mode.js';
-import type { Database, IndexSegmentPostingsTable, IndexSegmentsTable } from '../storage/schema.js';
+import type { Database, IndexSegmentsTable } from '../storage/schema.js';
+import { literalList, multiRowInsert, type Cell } from '../storage/multi-row-insert.js';
 import { encodeBlocks, type StoredBlock } from './postings-codec.js';
 import { PostingsCache, type CachedBlock } from './postings-cache.js';
 
@@ -55,17 +56,18 @@ export async function createSegment(
   return Number(result.insertId);
 }
 
+/** A segment's lists as multi-row INSERTs of literal values (multi-row-insert.ts): thousands of rows per statement. */
 export async function insertLists(db: Executor, segmentId: number, lists: readonly SegmentList[]): Promise<void> {
-  let rows: IndexSegmentPostingsTable[] = [];
+  let rows: Cell[][] = [];
   let bytes = 0;
   const flush = async () => {
-    if (rows.length > 0) await db.insertInto('index_segment_postings').values(rows).execute();
+    if (rows.length > 0) await multiRowInsert('index_segment_postings', ['segment_id', 'term_id', 'chunk', 'data'], rows).execute(db);
     rows = [];
     bytes = 0;
   };
   for (const list of lists) {
     for (const { block, data } of list.chunks) {
-      rows.push({ segment_id: segmentId, term_id: list.termId, chunk: block, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength) });
+      rows.push([segmentId, list.termId, block, data]);
       bytes += data.byteLength;
       if (rows.length >= LISTS_PER_INSERT || bytes >= BYTES_PER_INSERT) await flush();
     }
@@ -151,11 +153,20 @@ function chunksFrom(cache: PostingsCache, segments: readonly ActiveSegment[], te
 }
 
 export async function segmentsOf(db: Executor, mode: Mode, state: IndexSegmentsTable['state']): Promise<Segment[]> {
-  const rows = await db.selectFrom('index_segments').selectAll().where('mode', '=', mode).where('state', '=', state).orderBy('id').execute();
-  return rows.map((r) => ({
-    id: Number(r.id), level: r.level, postings: Number(r.postings), deadPostings: Number(r.dead_postings),
-    firstPassage: r.first_passage, lastPassage: r.last_passage,
-  }));
+  return (await segmentsByState(db, mode, [state]))[state];
+}
+
+/** The mode's segments in each of the given states, in one read. */
+export async function segmentsByState<S extends IndexSegmentsTable['state']>(db: Executor, mode: Mode, states: readonly S[]): Promise<Record<S, Segment[]>> {
+  const rows = await db.selectFrom('index_segments').selectAll().where('mode', '=', mode).where('state', 'in', states).orderBy('id').execute();
+  const byState = Object.fromEntries(states.map((state) => [state, [] as Segment[]])) as Record<S, Segment[]>;
+  for (const r of rows) {
+    byState[r.state as S].push({
+      id: Number(r.id), level: r.level, postings: Number(r.postings), deadPostings: Number(r.dead_postings),
+      firstPassage: r.first_passage, lastPassage: r.last_passage,
+    });
+  }
+  return byState;
 }
 
 export interface SegmentStats {
@@ -195,9 +206,16 @@ export async function countDeadPostings(trx: Transaction<Database>, mode: Mode, 
 
 /** Removes a segment's postings a slice at a time (a huge DELETE would hold its locks and undo for long), then the segment. */
 export async function dropSegment(db: Kysely<Database>, segmentId: number): Promise<void> {
+  await dropSegments(db, [segmentId]);
+}
+
+/** dropSegment for several segments at once (a merge's inputs): the same slices, a statement for all of them instead of one each. */
+export async function dropSegments(db: Kysely<Database>, segmentIds: readonly number[]): Promise<void> {
+  if (segmentIds.length === 0) return;
+  const ids = literalList(segmentIds);
   for (;;) {
-    const result = await sql`DELETE FROM index_segment_postings WHERE segment_id = ${segmentId} ORDER BY term_id LIMIT 5000`.execute(db);
+    const result = await sql.raw(`DELETE FROM index_segment_postings WHERE segment_id IN (${ids}) ORDER BY segment_id, term_id LIMIT 5000`).execute(db);
     if (Number(result.numAffectedRows ?? 0) < 5000) break;
   }
-  await db.deleteFrom('index_segments').where('id', '=', segmentId).execute();
+  await db.deleteFrom('index_segments').where('id', 'in', segmentIds).execute();
 }

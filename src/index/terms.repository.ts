@@ -1,6 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Mode } from '../mode.js';
 import type { Database } from '../storage/schema.js';
+import { literalList, multiRowInsert } from '../storage/multi-row-insert.js';
 
 /** Terms per statement: a few hundred KB of parameters at most. */
 const TERMS_PER_STATEMENT = 4000;
@@ -10,7 +11,8 @@ const TERMS_PER_STATEMENT = 4000;
  * batch that contain it. Known terms are found by one indexed read and changed by primary key,
  * which measured several times faster than INSERT … ON DUPLICATE KEY UPDATE over the whole
  * vocabulary of a batch. Callers hold the mode's writer turn, so no other writer adds terms of
- * this mode meanwhile.
+ * this mode meanwhile. The statements carry thousands of values, written as literals
+ * (multi-row-insert.ts): a query tree of as many nodes cost more than the database's work.
  */
 export async function addTerms(trx: Transaction<Database>, mode: Mode, passageTerms: readonly string[][]): Promise<Map<string, number>> {
   const df = new Map<string, number>();
@@ -19,34 +21,48 @@ export async function addTerms(trx: Transaction<Database>, mode: Mode, passageTe
   const fresh = [...df.entries()].filter(([term]) => !ids.has(term));
   const known = [...df.entries()].filter(([term]) => ids.has(term)).map(([term, n]): [number, number] => [ids.get(term)!, n]);
   for (let start = 0; start < fresh.length; start += TERMS_PER_STATEMENT) {
-    await trx.insertInto('index_terms').values(fresh.slice(start, start + TERMS_PER_STATEMENT).map(([term, n]) => ({ mode, term, df: n }))).execute();
+    const chunk = fresh.slice(start, start + TERMS_PER_STATEMENT);
+    const result = await multiRowInsert('index_terms', ['mode', 'term', 'df'], chunk.map(([term, n]) => [mode, term, n])).execute(trx);
+    // The rows of a multi-row INSERT get consecutive ids from its insertId, as passages and
+    // documents do (writer.repository.ts): no statement to read them back.
+    const first = Number(result.insertId);
+    chunk.forEach(([term], n) => ids.set(term, first + n));
   }
-  for (const [term, id] of await findIds(trx, mode, fresh.map(([term]) => term))) ids.set(term, id);
   await adjustDf(trx, new Map(known));
   return ids;
 }
 
-/** Adds each term's change to its df: one UPDATE per distinct change (nearly all are ±1 to ±5), ids in order. */
+/**
+ * Adds each term's change to its df, in one UPDATE per TERMS_PER_STATEMENT terms (ids in order):
+ * the most common change (nearly always +1) for all of them, the others picked out by a CASE of
+ * one IN list per change value. A statement per distinct change, as before, was a round trip
+ * per value: some thirty for a group of concurrent extractions.
+ */
 export async function adjustDf(trx: Transaction<Database>, changes: ReadonlyMap<number, number>): Promise<void> {
-  const byChange = new Map<number, number[]>();
-  for (const [id, change] of changes) {
-    const ids = byChange.get(change);
-    if (ids) ids.push(id);
-    else byChange.set(change, [id]);
-  }
-  for (const [change, ids] of byChange) {
-    ids.sort((a, b) => a - b);
-    for (let start = 0; start < ids.length; start += TERMS_PER_STATEMENT) {
-      await trx.updateTable('index_terms').set({ df: sql`df + ${change}` }).where('id', 'in', ids.slice(start, start + TERMS_PER_STATEMENT)).execute();
+  const ids = [...changes.keys()].sort((a, b) => a - b);
+  for (let start = 0; start < ids.length; start += TERMS_PER_STATEMENT) {
+    const chunk = ids.slice(start, start + TERMS_PER_STATEMENT);
+    const byChange = new Map<number, number[]>();
+    for (const id of chunk) {
+      const change = changes.get(id)!;
+      const same = byChange.get(change);
+      if (same) same.push(id);
+      else byChange.set(change, [id]);
     }
+    const [common, ...others] = [...byChange].sort((a, b) => b[1].length - a[1].length);
+    const increment = others.length === 0
+      ? literalList([common![0]])
+      : `CASE ${others.map(([change, changed]) => `WHEN id IN (${literalList(changed)}) THEN ${literalList([change])}`).join(' ')} ELSE ${literalList([common![0]])} END`;
+    await sql.raw(`UPDATE index_terms SET df = df + ${increment} WHERE id IN (${literalList(chunk)})`).execute(trx);
   }
 }
 
 async function findIds(trx: Transaction<Database>, mode: Mode, terms: readonly string[]): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
   for (let start = 0; start < terms.length; start += TERMS_PER_STATEMENT) {
-    const rows = await trx.selectFrom('index_terms').select(['id', 'term']).where('mode', '=', mode)
-      .where('term', 'in', terms.slice(start, start + TERMS_PER_STATEMENT)).execute();
+    const { rows } = await sql.raw<{ id: number | string; term: string }>(
+      `SELECT id, term FROM index_terms WHERE mode = ${literalList([mode])} AND term IN (${literalList(terms.slice(start, start + TERMS_PER_STATEMENT))})`,
+    ).execute(trx);
     for (const row of rows) ids.set(row.term, Number(row.id));
   }
   return ids;

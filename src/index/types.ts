@@ -4,6 +4,7 @@
  * read passages back through retrieve().
  */
 import type { Mode } from '../mode.js';
+import type { PreparedDocument } from './prepare-documents.js';
 
 export interface IndexDocumentInput {
   url: string;
@@ -19,6 +20,11 @@ export interface IndexDocumentInput {
   countryHint: string | null;
   /** Prior trust in the source, 0..1, when known (for example from a configured domain list). */
   authority: number | null;
+  /**
+   * prepareDocuments' analysis of this title, text and language, when the caller has it already
+   * (an extraction's cleaning task makes it): the index then does not analyse the text again.
+   */
+  prepared?: PreparedDocument;
 }
 
 export type IndexStatus = 'indexed' | 'replaced' | 'unchanged' | 'duplicate';

@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Mode } from '../mode.js';
 import type { Database } from '../storage/schema.js';
 import { sha256Hex } from '../storage/hash.js';
+import { multiRowInsert } from '../storage/multi-row-insert.js';
 import { encodeIdSet } from './postings-codec.js';
 import type { PreparedDocument } from './prepare-documents.js';
 import { hostOf, reverseDomain } from './domain.js';
@@ -114,11 +115,8 @@ async function insertPassages(
   const ids: number[] = [];
   for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
     const chunk = rows.slice(start, start + ROWS_PER_INSERT);
-    const result = await trx.insertInto('index_passages')
-      .values(chunk.map((r) => ({
-        document_id: r.documentId, position: r.position, length: r.passage.length, text: r.passage.text, terms: Buffer.from(encodeIdSet(r.termIds)),
-      })))
-      .executeTakeFirstOrThrow();
+    const result = await multiRowInsert('index_passages', ['document_id', 'position', 'length', 'text', 'terms'],
+      chunk.map((r) => [r.documentId, r.position, r.passage.length, r.passage.text, encodeIdSet(r.termIds)])).execute(trx);
     const first = Number(result.insertId);
     chunk.forEach((_r, n) => ids.push(first + n));
   }

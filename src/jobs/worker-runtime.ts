@@ -15,6 +15,7 @@ import type { DocumentIndex } from '../index/types.js';
 import { startHeartbeat } from '../monitor/worker-registry.js';
 import { createExtractProcessor } from './extract.processor.js';
 import { UnstoredPages } from '../extract/unstored-pages.js';
+import { ExtractionRows } from '../extract/extraction-rows.js';
 import { createIndexProcessor } from './index.processor.js';
 import { createSearchProcessor } from './search.processor.js';
 import { createValidateProcessor } from './validate.processor.js';
@@ -78,7 +79,7 @@ export function startWorkers(deps: WorkerDeps): RunningWorkers {
     validate: createValidateProcessor({ config: deps.config, pool: deps.pool, index: deps.index, fetchLimit, metrics: deps.metrics, searxng, judge }) as Processor,
     extract: createExtractProcessor({
       config: deps.config, pool: deps.pool, db: deps.db, fetchLimit, metrics: deps.metrics, index: deps.index,
-      unstored: new UnstoredPages(deps.redis, deps.config.queuePrefix), browsers,
+      unstored: new UnstoredPages(deps.redis, deps.config.queuePrefix), rows: new ExtractionRows(deps.db), browsers,
     }) as Processor,
     index: createIndexProcessor({ index: deps.index, pool: deps.pool, htmlLimits: deps.config.html }) as Processor,
     crawl: crawl.processor as Processor,

@@ -1,12 +1,13 @@
 import { TextDecoder } from 'node:util';
-import { detectCharset } from '../fetch/charset.js';
+import { detectCharset } from '../text/charset.js';
 
 /**
  * Bytes → text in the encoding detectCharset settles on (byte-order mark, Content-Type charset,
  * in-document declaration, then sniffing). TextDecoder with Node's full ICU knows every WHATWG
- * encoding, and drops a byte-order mark that matches the encoding.
+ * encoding, and drops a byte-order mark that matches the encoding. Pure: the pool decodes the
+ * pages it cleans (clean-page-task.ts), whose bytes reach it as a plain Uint8Array.
  */
-export function decodeBody(body: Buffer, headerCharset: string | undefined): string {
+export function decodeBody(body: Uint8Array, headerCharset: string | undefined): string {
   const { encoding } = detectCharset(body, headerCharset);
   if (encoding === 'windows-1252') return decodeWindows1252(body);
   return new TextDecoder(encoding).decode(body);
@@ -20,6 +21,6 @@ const WINDOWS_1252_C1 = [
   0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
 ];
 
-function decodeWindows1252(body: Buffer): string {
-  return body.toString('latin1').replace(/[\x80-\x9f]/g, (c) => String.fromCharCode(WINDOWS_1252_C1[c.charCodeAt(0) - 0x80]!));
+function decodeWindows1252(body: Uint8Array): string {
+  return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1').replace(/[\x80-\x9f]/g, (c) => String.fromCharCode(WINDOWS_1252_C1[c.charCodeAt(0) - 0x80]!));
 }

@@ -1,6 +1,7 @@
 /**
  * Reading a page for a client: fetched (page-fetch.ts), decoded in the charset it declares or
- * betrays (decode-body.ts), cleaned in the pool, and judged on whether it has main content.
+ * betrays (decode-body.ts) and cleaned, both in the pool (clean-page-task.ts), and judged on
+ * whether it has main content.
  *
  * Extraction, deep search and validation (through deep search) read a page in one call,
  * readPage. Crawling takes the same steps one at a time, because its own work falls between
@@ -12,8 +13,8 @@ import { ApiError } from '../errors/catalogue.js';
 import type { FetchedPage } from '../fetch/fetch-page.js';
 import type { CleanHtmlOutput, OutputFormat } from '../html/clean-html.js';
 import type { PageSelectors } from '../html/selectors.js';
+import type { PreparedPage } from './clean-page-task.js';
 import { TaskLimitError, type CpuPool } from '../pool/pool.js';
-import { decodeBody } from './decode-body.js';
 import { measuredFetch, type FetchSettings, type PageFetchDeps } from './page-fetch.js';
 import { readPdf, type PdfRendering } from './read-pdf.js';
 
@@ -31,6 +32,19 @@ export interface Rendering {
   selectors?: PageSelectors;
   /** Also read the page's links outside the content. */
   otherLinks?: boolean;
+  /**
+   * Also analyse the cleaned page for the index, in the same pool task (clean-and-prepare.ts):
+   * for a page that will be indexed with its title, text and language.
+   */
+  prepareForIndex?: boolean;
+}
+
+/** A cleaned page; with the index's analysis of it and its blocks as JSON when Rendering.prepareForIndex asked for them (never for a PDF). */
+export type CleanedPage = CleanHtmlOutput | PreparedPage;
+
+/** The page's block model as JSON, as the extraction row stores it. */
+export function blocksJsonOf(cleaned: CleanedPage): string {
+  return 'blocksJson' in cleaned ? cleaned.blocksJson : JSON.stringify(cleaned.blocks);
 }
 
 /** The main content as plain text: what ranking, validation and the index read. */
@@ -50,7 +64,7 @@ export interface ReadOptions extends FetchSettings, Rendering {
 
 export interface PageRead {
   page: FetchedPage;
-  cleaned: CleanHtmlOutput;
+  cleaned: CleanedPage;
 }
 
 const NO_MAIN_CONTENT = 'no main content found';
@@ -66,8 +80,8 @@ export async function readPage(deps: PageReaderDeps, url: string, options: ReadO
   options.signal?.throwIfAborted();
   const page = await measuredFetch(deps, url, options);
   options.signal?.throwIfAborted();
-  // A PDF is read from its bytes: decoding them as text would only cost time.
-  const clean = () => cleanPage(deps, page, page.kind === 'pdf' ? '' : decodeBody(page.body, page.charset), options);
+  // The pool decodes the page (a PDF is read from its bytes anyway).
+  const clean = () => cleanPage(deps, page, undefined, options);
   const cleaned = options.poolTimeout === 'as-is' ? await clean() : await withinPoolLimit(clean);
   const problem = contentProblem(cleaned, options.minContentLength);
   if (problem) throw extractionFailed(problem);
@@ -75,19 +89,22 @@ export async function readPage(deps: PageReaderDeps, url: string, options: ReadO
 }
 
 /**
- * The decoded page cleaned in the pool, within the DOM's limits (HTML_MAX_NODES, HTML_MAX_DEPTH);
- * links resolve against the URL it came from after redirects. A PDF is read from its bytes
- * instead (read-pdf.ts; `html` unused).
+ * The page cleaned in the pool (clean-page-task.ts), within the DOM's limits (HTML_MAX_NODES,
+ * HTML_MAX_DEPTH); links resolve against the URL it came from after redirects. `html` is the
+ * page as its reader decoded it for its own use; without, the pool decodes the page's bytes
+ * (decode-body.ts). A PDF is read from its bytes instead (read-pdf.ts; `html` unused).
  * @throws ApiError EXTRACTION_FAILED naming the limit a page passes, or why a PDF cannot be read;
  *   the pool's own errors.
  */
-export async function cleanPage(deps: Pick<PageReaderDeps, 'pool' | 'config'>, page: FetchedPage, html: string, rendering: Rendering & Pick<PdfRendering, 'pageMarkers'>): Promise<CleanHtmlOutput> {
+export async function cleanPage(deps: Pick<PageReaderDeps, 'pool' | 'config'>, page: FetchedPage, html: string | undefined, rendering: Rendering & Pick<PdfRendering, 'pageMarkers'>): Promise<CleanedPage> {
   if (page.kind === 'pdf') return readPdf(deps, page, rendering);
-  const cleaned = await deps.pool.run('cleanHtml', {
-    html, url: page.finalUrl, kind: page.kind, format: rendering.format, clean: rendering.clean, preserveFormatting: rendering.preserveFormatting,
+  const source = html !== undefined ? { html } : { body: page.body, ...(page.charset === undefined ? {} : { charset: page.charset }) };
+  const cleaned = await deps.pool.run('cleanPage', {
+    ...source, url: page.finalUrl, kind: page.kind, format: rendering.format, clean: rendering.clean, preserveFormatting: rendering.preserveFormatting,
     limits: deps.config.html,
     ...(rendering.selectors ? { selectors: rendering.selectors } : {}),
     ...(rendering.otherLinks ? { otherLinks: true } : {}),
+    ...(rendering.prepareForIndex ? { prepareForIndex: true } : {}),
   });
   if ('tooComplex' in cleaned) throw extractionFailed(cleaned.tooComplex);
   return cleaned;

@@ -3,6 +3,7 @@ import type { Metrics, PoolStats } from '../metrics/metrics.js';
 import type { PoolThreadData } from './thread-data.js';
 import type { CleanHtmlInput, CleanHtmlOutput, renderStored, TooComplexPage } from '../html/clean-html.js';
 import type { PrepareDocumentsInput, PreparedDocument } from '../index/prepare-documents.js';
+import type { CleanPageInput, PreparedPage } from '../page/clean-page-task.js';
 import type { ExtractiveSummaryInput, SummarySentence } from '../summary/extractive-summary.js';
 import type { MergePostingsInput, MergePostingsOutput } from '../index/merge-postings.js';
 import type { ScoreSegmentsInput, ScoreSegmentsOutput } from '../index/score-segments.js';
@@ -15,6 +16,7 @@ import type { ExtractPdfInput, UnreadablePdf } from '../pdf/extract-pdf.js';
 /** Task name → its input and output. Tasks are pure named exports of workers/pool/tasks.ts. */
 interface PoolTasks {
   cleanHtml: { input: CleanHtmlInput; output: CleanHtmlOutput | TooComplexPage };
+  cleanPage: { input: CleanPageInput; output: CleanHtmlOutput | PreparedPage | TooComplexPage };
   renderStored: { input: Parameters<typeof renderStored>[0]; output: ReturnType<typeof renderStored> };
   fitContent: { input: FitContentInput; output: FitContentOutput };
   prepareDocuments: { input: PrepareDocumentsInput; output: PreparedDocument[] };

@@ -133,8 +133,8 @@ export async function readPageRendered(deps: RenderingDeps, url: string, options
 }
 
 async function staticRead(deps: RenderingDeps, page: FetchedPage, options: ReadOptions): Promise<PageRead> {
-  // A PDF is read from its bytes, not as text.
-  const cleaned = await withinPoolLimit(() => cleanPage(deps, page, page.kind === 'pdf' ? '' : decodeBody(page.body, page.charset), options));
+  // The pool decodes the page (a PDF is read from its bytes anyway).
+  const cleaned = await withinPoolLimit(() => cleanPage(deps, page, undefined, options));
   const problem = contentProblem(cleaned, options.minContentLength);
   if (problem) throw failed(problem);
   return { page, cleaned };

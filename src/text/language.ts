@@ -1,4 +1,4 @@
-import { francAll } from 'franc-min';
+import { trigramScorer } from './trigram-scores.js';
 
 /**
  * The page's language as an ISO 639-1 code (ISO 639-3 where no two-letter code exists), from
@@ -41,7 +41,8 @@ const TEXT_LANGUAGES: Record<string, string> = {
   tgl: 'tl', swh: 'sw', rus: 'ru', ukr: 'uk', bel: 'be', bul: 'bg', srp: 'sr', kaz: 'kk', uzn: 'uz',
   azj: 'az', arb: 'ar', pes: 'fa', urd: 'ur', pbu: 'ps', hin: 'hi', mar: 'mr', npi: 'ne',
 };
-const FRANC_ONLY = Object.keys(TEXT_LANGUAGES);
+/** francAll limited to TEXT_LANGUAGES, its models read once (trigram-scores.ts). */
+const francAll = trigramScorer(Object.keys(TEXT_LANGUAGES));
 /** Three-letter and deprecated codes that markup uses for languages with a two-letter code. */
 const MARKUP_ALIASES: Record<string, string> = {
   ...TEXT_LANGUAGES, jpn: 'ja', zho: 'zh', chi: 'zh', cmn: 'zh', kor: 'ko', heb: 'he', ell: 'el', gre: 'el',
@@ -123,7 +124,7 @@ function textLanguage(sample: string): TextVerdict | null {
   if (top === 'hebrew') return unscored('he', top, counts[top]); // franc-min has no Hebrew model
   if (top === 'greek') return unscored('el', top, counts[top]);
   if (top === 'thai') return unscored('th', top, counts[top]);
-  const scores = francAll(sample, { only: FRANC_ONLY });
+  const scores = francAll(sample);
   const best = scores[0];
   const language = best ? TEXT_LANGUAGES[best[0]] : undefined;
   if (!language) return null;

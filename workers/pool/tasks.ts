@@ -1,8 +1,8 @@
 // Piscina task module: every named export is a pure, CPU-bound task (no I/O, no shared state;
 // extractPdf reads pdf.js's bundled character maps from its package, nothing else). What a
 // thread remembers between tasks (analysed texts) changes no task's output, only its cost.
-// The cleaning task is named cleanHtml in the pool (and its metrics) but answers a page past the
-// DOM's limits as data: see cleanHtmlTask.
+// The cleaning tasks are named cleanHtml and cleanPage in the pool (and its metrics) but answer a
+// page past the DOM's limits as data: see cleanHtmlTask.
 import { workerData } from 'node:worker_threads';
 import type { PoolThreadData } from '../../src/pool/thread-data.js';
 import { rememberAnalysedTexts } from '../../src/text/analysed-texts.js';
@@ -14,6 +14,7 @@ export { cleanHtmlTask as cleanHtml, renderStored } from '../../src/html/clean-h
 export { fitContent } from '../../src/html/render/fit-content.js';
 export { extractiveSummary } from '../../src/summary/extractive-summary.js';
 export { prepareDocuments } from '../../src/index/prepare-documents.js';
+export { cleanPageTask as cleanPage } from '../../src/page/clean-page-task.js';
 export { mergePostings } from '../../src/index/merge-postings.js';
 export { scoreSegments } from '../../src/index/score-segments.js';
 export { rankSources } from '../../src/ranking/rank-sources.js';
