@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { ApiFailure } from './api.js';
 
 /** Where the console lives; every page is a path under it, served the same index.html. */
@@ -38,7 +38,9 @@ let pageShown = false;
  */
 export function PageTitle(props: { children: ComponentChildren }) {
   const ref = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
+  // A layout effect: focus moves in the same commit that shows the heading, not a frame later,
+  // so nothing typed in between lands on the link that was left.
+  useLayoutEffect(() => {
     if (pageShown) ref.current?.focus();
     pageShown = true;
   }, []);
