@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { openStorage, type Storage } from '../src/storage/connection.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
 import { writeAuditBatch } from '../src/monitor/request-log.repository.js';
-import { decodeEntries, type AuditEntry } from '../src/monitor/audit-entry.js';
+import { decodeEntries, encodeEntries, type AuditEntry } from '../src/monitor/audit-entry.js';
 import { AuditCapture } from '../src/monitor/audit-capture.js';
 import { auditStreamKey } from '../src/monitor/audit-stream.js';
 import { RetentionJob } from '../src/monitor/retention.js';
@@ -82,6 +82,17 @@ describe('audit capture: nothing lost, nothing twice', function () {
     expect(seen.map((r) => [r.ip, Number(r.failed)])).to.deep.equal([['192.0.2.1', 0], ['192.0.2.1', 1], ['192.0.2.2', 0]]);
     const first = entries.filter((e) => e.ipAddress === '192.0.2.1' && e.status < 400).map((e) => e.occurredAt.getTime());
     expect([seen[0]!.first_seen.getTime(), seen[0]!.last_seen.getTime()]).to.deep.equal([Math.min(...first), Math.max(...first)]);
+  });
+
+  it('writes only the new entries of a batch that holds some written before', async () => {
+    const written = [entry({ accountId: 'acct_part' }), entry({ accountId: 'acct_part' })];
+    expect(await writeAuditBatch(storage.db, written)).to.deep.equal({ written: 2, duplicates: 0 });
+    const fresh = entry({ accountId: 'acct_part', status: 404, errorCode: 'NOT_FOUND' });
+    expect(await writeAuditBatch(storage.db, [written[1]!, fresh, written[0]!])).to.deep.equal({ written: 1, duplicates: 2 });
+    expect(await countLogged(storage, [...written, fresh].map((e) => e.requestId))).to.equal(3);
+    const hourly = await storage.db.selectFrom('audit_hourly').select((eb) => [eb.fn.sum<string>('requests').as('r'), eb.fn.sum<string>('errors').as('e')])
+      .where('account_id', '=', 'acct_part').executeTakeFirstOrThrow();
+    expect([Number(hourly.r), Number(hourly.e)]).to.deep.equal([3, 1]);
   });
 
   it('deletes raw rows and rollups past their retention, once per hour across processes', async () => {
@@ -206,5 +217,38 @@ describe('audit capture: nothing lost, nothing twice', function () {
       proxy.restore();
       await until(async () => (await countLogged(storage, ids)) === ids.length, 30_000);
     });
+  });
+});
+
+describe('audit stream records', () => {
+  it('read back every field of entries that share some fields and differ in others', () => {
+    const first = entry({ extra: { query_hash: 'sha256:ab', sources_analyzed: 5 }, userAgent: null });
+    const entries = [
+      first,
+      entry({ occurredAt: new Date(first.occurredAt.getTime() + 3), extra: { query_hash: 'sha256:ab', sources_analyzed: 5 }, userAgent: null }),
+      // A client's own request id, reused: the entry keeps its own id.
+      { ...entry({ status: 429, errorCode: 'RATE_LIMITED', errorParameter: 'limit', cacheHit: true }), requestId: first.requestId },
+      entry({ occurredAt: new Date(first.occurredAt.getTime() - 2), principalId: null, accountId: null, mode: null, ipAddress: '2001:db8::1', extra: null }),
+      entry({ method: 'POST', endpoint: '/v1/search', requestSize: 52, responseSize: 5300, region: 'eu-west', extra: { validation_result: 'FALSE' } }),
+    ];
+    const text = encodeEntries(entries);
+    expect(decodeEntries(text)).to.deep.equal({ entries, unreadable: 0 });
+    // The second entry repeats the first but for its ids and time: a fraction of the first's bytes.
+    expect(encodeEntries(entries.slice(0, 2)).length - encodeEntries(entries.slice(0, 1)).length).to.be.below(encodeEntries(entries.slice(0, 1)).length / 3);
+  });
+
+  it('reads records of the first version, still in a stream written before an upgrade', () => {
+    const e = entry({ extra: { query_hash: 'sha256:cd' } });
+    const v1 = JSON.stringify([[e.entryId, e.requestId, e.occurredAt.getTime(), e.principalId, e.accountId, e.mode, e.method, e.endpoint, e.status,
+      e.responseTimeMs, e.ipAddress, e.userAgent, e.requestSize, e.responseSize, e.cacheHit, e.region, e.errorCode, e.errorParameter, e.extra]]);
+    expect(decodeEntries(v1)).to.deep.equal({ entries: [e], unreadable: 0 });
+  });
+
+  it('counts as unreadable a row with a field this version does not know, and the rows after it', () => {
+    const rows = JSON.parse(encodeEntries([entry(), entry(), entry()])) as unknown[];
+    (rows[2] as number[])[0]! |= 1 << 20;
+    const decoded = decodeEntries(JSON.stringify(rows));
+    expect([decoded.entries.length, decoded.unreadable]).to.deep.equal([1, 2]);
+    expect(decodeEntries('not json')).to.deep.equal({ entries: [], unreadable: 1 });
   });
 });

@@ -20,16 +20,29 @@ const HOUR_COLUMNS = Array.from({ length: 24 }, (_, i) => `h_${i}` as const);
  * entries already written (found by entry id) are skipped, so a batch delivered twice counts
  * once in the log and in every rollup. Two writers racing on the same entries meet at the
  * unique key; the loser's transaction runs again and then finds them.
+ *
+ * A batch is nearly always new: its rows are inserted at once (IGNORE), and only when some were
+ * there already (a batch written again after a crash or a lost reply) is the transaction rolled
+ * back and the batch written again minus the entries found. Looking every entry up first cost
+ * the common case a read of the unique index per entry.
  */
 export async function writeAuditBatch(db: Kysely<Database>, entries: readonly AuditEntry[]): Promise<BatchOutcome> {
   if (entries.length === 0) return { written: 0, duplicates: 0 };
-  return withDeadlockRetry(() => db.transaction().execute(async (trx) => {
-    const ids = [...new Set(entries.map((e) => e.entryId))];
+  const seen = new Set<string>();
+  const distinct = entries.filter((e) => !seen.has(e.entryId) && seen.add(e.entryId));
+  const outcome = await withDeadlockRetry(() => db.transaction().execute(async (trx) => {
+    if ((await insertRows(trx, distinct)) < distinct.length) throw ALREADY_WRITTEN;
+    await addToRollups(trx, distinct);
+    return { written: distinct.length, duplicates: entries.length - distinct.length };
+  })).catch((error: unknown) => {
+    if (error === ALREADY_WRITTEN) return undefined;
+    throw error;
+  });
+  return outcome ?? withDeadlockRetry(() => db.transaction().execute(async (trx) => {
     const existing = new Set(
-      (await trx.selectFrom('request_log').select('entry_id').where('entry_id', 'in', ids).execute()).map((r) => r.entry_id),
+      (await trx.selectFrom('request_log').select('entry_id').where('entry_id', 'in', [...seen]).execute()).map((r) => r.entry_id),
     );
-    const seen = new Set<string>();
-    const fresh = entries.filter((e) => !existing.has(e.entryId) && !seen.has(e.entryId) && seen.add(e.entryId));
+    const fresh = distinct.filter((e) => !existing.has(e.entryId));
     if (fresh.length > 0) {
       await insertRows(trx, fresh);
       await addToRollups(trx, fresh);
@@ -38,15 +51,29 @@ export async function writeAuditBatch(db: Kysely<Database>, entries: readonly Au
   }), ['ER_DUP_ENTRY']);
 }
 
+/** Thrown out of the first attempt's transaction (rolling it back) when some of its entries were written before. */
+const ALREADY_WRITTEN = new Error('some entries of the batch are in the log already');
+
 const RAW_COLUMNS = ['entry_id', 'request_id', 'occurred_at', 'principal_id', 'account_id', 'mode', 'method', 'endpoint', 'status',
   'response_time_ms', 'ip_address', 'user_agent', 'request_size', 'response_size', 'cache_hit', 'region', 'error_code', 'extra'];
 
-async function insertRows(trx: Transaction<Database>, entries: readonly AuditEntry[]): Promise<void> {
-  await multiRowInsert('request_log', RAW_COLUMNS, entries.map((e) => [
-    e.entryId, e.requestId.slice(0, 64), e.occurredAt, e.principalId, e.accountId, e.mode, e.method.slice(0, 10), e.endpoint.slice(0, 255),
-    e.status, e.responseTimeMs, e.ipAddress.slice(0, 45), e.userAgent?.slice(0, 512) ?? null, e.requestSize, e.responseSize,
-    e.cacheHit ? 1 : 0, e.region.slice(0, 32), e.errorCode, e.extra ? JSON.stringify(e.extra) : null,
-  ])).execute(trx);
+/** Inserts the rows (IGNORE: an entry id already there is skipped) and answers how many were new. */
+async function insertRows(trx: Transaction<Database>, entries: readonly AuditEntry[]): Promise<number> {
+  // Consecutive entries of a record share their `extra` object (see decodeEntries): serialised once.
+  let extra: AuditEntry['extra'] = null;
+  let extraText: string | null = null;
+  const result = await multiRowInsert('request_log', RAW_COLUMNS, entries.map((e) => {
+    if (e.extra !== extra) {
+      extra = e.extra;
+      extraText = extra ? JSON.stringify(extra) : null;
+    }
+    return [
+      e.entryId, e.requestId.slice(0, 64), e.occurredAt, e.principalId, e.accountId, e.mode, e.method.slice(0, 10), e.endpoint.slice(0, 255),
+      e.status, e.responseTimeMs, e.ipAddress.slice(0, 45), e.userAgent?.slice(0, 512) ?? null, e.requestSize, e.responseSize,
+      e.cacheHit ? 1 : 0, e.region.slice(0, 32), e.errorCode, extraText,
+    ];
+  }), { ignore: true }).execute(trx);
+  return Number(result.numAffectedRows ?? 0);
 }
 
 const MEASURES = ['requests', 'errors', 'cache_hits', 'request_bytes', 'response_bytes', 'latency_ms_sum'];
