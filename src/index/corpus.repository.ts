@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Mode } from '../mode.js';
 import type { Database } from '../storage/schema.js';
 import { domainPattern } from './domain.js';
@@ -10,15 +10,22 @@ export interface CorpusStats {
   totalLength: number;
 }
 
-export async function readStats(db: Kysely<Database>, mode: Mode): Promise<CorpusStats | null> {
-  const row = await db.selectFrom('index_stats').selectAll().where('mode', '=', mode).executeTakeFirst();
-  return row ? { documents: Number(row.documents), passages: Number(row.passages), totalLength: Number(row.total_length) } : null;
-}
-
-export async function findTerms(db: Kysely<Database>, mode: Mode, terms: readonly string[]): Promise<Map<string, { id: number; df: number }>> {
-  if (terms.length === 0) return new Map();
-  const rows = await db.selectFrom('index_terms').select(['id', 'term', 'df']).where('mode', '=', mode).where('term', 'in', terms).execute();
-  return new Map(rows.map((r) => [r.term, { id: Number(r.id), df: Number(r.df) }]));
+/**
+ * The mode's statistics and the ids and document frequencies of those of `terms` it holds, in
+ * one statement (a round trip fewer per search than two reads; one snapshot, too). Null
+ * statistics: nothing was ever indexed in the mode.
+ */
+export async function readStatsAndTerms(
+  db: Kysely<Database>, mode: Mode, terms: readonly string[],
+): Promise<{ stats: CorpusStats | null; terms: Map<string, { id: number; df: number }> }> {
+  const rows = await db.selectFrom('index_stats as s')
+    .leftJoin('index_terms as t', (join) => (terms.length > 0 ? join.onRef('t.mode', '=', 's.mode').on('t.term', 'in', terms) : join.onRef('t.mode', '=', 's.mode').on(sql.lit(false))))
+    .select(['s.documents', 's.passages', 's.total_length', 't.id', 't.term', 't.df'])
+    .where('s.mode', '=', mode).execute();
+  const first = rows[0];
+  if (!first) return { stats: null, terms: new Map() };
+  const stats = { documents: Number(first.documents), passages: Number(first.passages), totalLength: Number(first.total_length) };
+  return { stats, terms: new Map(rows.filter((r) => r.term !== null).map((r) => [r.term!, { id: Number(r.id), df: Number(r.df) }])) };
 }
 
 /** Ids of up to `limit` passages of documents in the given domains or their subdomains. */

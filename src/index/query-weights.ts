@@ -3,7 +3,7 @@ import type { Mode } from '../mode.js';
 import type { Database } from '../storage/schema.js';
 import { idf } from '../ranking/bm25.js';
 import { analyzeQuery } from '../text/analyze.js';
-import { findTerms, readStats, type CorpusStats } from './corpus.repository.js';
+import { readStatsAndTerms, type CorpusStats } from './corpus.repository.js';
 import { queryLanguage } from './query-language.js';
 import type { QueryWeights } from './types.js';
 
@@ -24,12 +24,13 @@ export interface WeighedQuery {
  */
 export async function weighQuery(db: Kysely<Database>, mode: Mode, query: string, given: string | undefined): Promise<WeighedQuery> {
   const language = await queryLanguage(db, mode, given);
-  const stats = await readStats(db, mode);
+  const read = await readStatsAndTerms(db, mode, [...new Set(analyzeQuery(query, language))]);
+  const stats = read.stats;
   if (!stats || stats.passages <= 0) return { language, stats: null, terms: [] };
   const terms: WeighedQuery['terms'] = [];
-  for (const [term, { id, df }] of await findTerms(db, mode, [...new Set(analyzeQuery(query, language))])) {
-    // Statistics and terms are separate reads: a write in between may leave a df above the
-    // passage count, whose idf would turn negative. Capped, every weight stays positive.
+  for (const [term, { id, df }] of read.terms) {
+    // Read in one snapshot, a df never exceeds the passages counted with it (each write updates
+    // both in one transaction); capped all the same, since an idf past it would turn negative.
     if (df > 0) terms.push({ term, id, idf: idf(Math.min(df, stats.passages), stats.passages) });
   }
   return { language, stats, terms };

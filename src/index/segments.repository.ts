@@ -75,55 +75,87 @@ export async function insertLists(db: Executor, segmentId: number, lists: readon
   await flush();
 }
 
+type TermChunk = { termId: number; segmentId: number; block: number; firstPassage: number; data: Uint8Array };
+
+/** Reads of the postings, each checked against a second read of the segment list, before a transaction is used. */
+const CHECKED_READS = 2;
+
 /**
  * Every stored chunk of the given terms in the mode's active segments, those the cache holds
  * taken from it. When the cache holds them all, one read of the segment list is the whole
- * answer. Otherwise the segment list and the missing chunks are read in one transaction, one
- * consistent snapshot: a merge swapping segments meanwhile is seen entirely or not at all, and
- * the postings of the segments it retires are still there to read.
+ * answer. Otherwise the missing chunks are read, then the segment list once more: if it has not
+ * changed, no merge retired any of its segments in between, and a segment's postings are only
+ * dropped after it is retired, so what was read is complete. If it changed, the lists of the
+ * segments still active are kept (they were complete too) and the read is made again against
+ * the new list; after CHECKED_READS such reads, in one transaction (one consistent snapshot).
+ * Three statements in all where the transaction takes five, and every statement is a round trip
+ * that costs this process, the kernel and MySQL CPU on every uncached search.
  */
-export async function readTermChunks(
-  db: Kysely<Database>, cache: PostingsCache, mode: Mode, termIds: readonly number[],
-): Promise<{ termId: number; segmentId: number; block: number; firstPassage: number; data: Uint8Array }[]> {
+export async function readTermChunks(db: Kysely<Database>, cache: PostingsCache, mode: Mode, termIds: readonly number[]): Promise<TermChunk[]> {
   if (termIds.length === 0) return [];
-  const cached = chunksFrom(cache, await activeSegments(db, mode), termIds);
-  if (cached) return cached;
-  return db.transaction().execute(async (trx) => {
-    const segments = await activeSegments(trx, mode);
-    // What the cache holds is taken now: other queries may evict it while this one reads.
-    const found = new Map<string, readonly CachedBlock[]>();
-    const missingSegments = new Set<number>();
-    const missingTerms = new Set<number>();
+  let segments = await activeSegments(db, mode);
+  for (let attempt = 0; attempt < CHECKED_READS; attempt++) {
+    const cached = chunksFrom(cache, segments, termIds);
+    if (cached) return cached;
+    const { found, read } = await readMissing(db, cache, segments, termIds);
+    const after = await activeSegments(db, mode);
+    const unchanged = after.length === segments.length && after.every((s, i) => segmentKey(s) === segmentKey(segments[i]!));
+    if (unchanged) return assemble(segments, termIds, (key) => found.get(key) ?? cache.set(key, read.get(key) ?? []));
+    const stillActive = new Set(after.map(segmentKey));
     for (const segment of segments) {
+      if (!stillActive.has(segmentKey(segment))) continue;
       for (const termId of termIds) {
         const key = PostingsCache.key(segment, termId);
-        const blocks = cache.get(key);
-        if (blocks) found.set(key, blocks);
-        else {
-          missingSegments.add(segment.id);
-          missingTerms.add(termId);
-        }
+        if (!found.has(key)) cache.set(key, read.get(key) ?? []);
       }
     }
-    const read = new Map<string, { block: number; data: Uint8Array }[]>();
-    if (missingSegments.size > 0) {
-      const byId = new Map(segments.map((s) => [s.id, s]));
-      const rows = await trx.selectFrom('index_segment_postings').select(['segment_id', 'term_id', 'chunk', 'data'])
-        .where('segment_id', 'in', [...missingSegments]).where('term_id', 'in', [...missingTerms]).orderBy('segment_id').orderBy('term_id').orderBy('chunk').execute();
-      for (const row of rows) {
-        const key = PostingsCache.key(byId.get(Number(row.segment_id))!, Number(row.term_id));
-        const list = read.get(key);
-        if (list) list.push({ block: row.chunk, data: row.data });
-        else read.set(key, [{ block: row.chunk, data: row.data }]);
-      }
-    }
-    const blocks = (segment: ActiveSegment, termId: number) => {
-      const key = PostingsCache.key(segment, termId);
-      return found.get(key) ?? cache.set(key, read.get(key) ?? []);
-    };
-    return segments.flatMap((segment) => termIds.flatMap((termId) => blocks(segment, termId)
-      .map(({ block, data }) => ({ termId, segmentId: segment.id, block, firstPassage: segment.firstPassage, data }))));
+    segments = after;
+  }
+  return db.transaction().execute(async (trx) => {
+    const active = await activeSegments(trx, mode);
+    const { found, read } = await readMissing(trx, cache, active, termIds);
+    return assemble(active, termIds, (key) => found.get(key) ?? cache.set(key, read.get(key) ?? []));
   });
+}
+
+/** The lists the cache holds (taken now: other queries may evict them meanwhile), and the others read from MySQL, by cache key. */
+async function readMissing(db: Executor, cache: PostingsCache, segments: readonly ActiveSegment[], termIds: readonly number[]) {
+  const found = new Map<string, readonly CachedBlock[]>();
+  const missingSegments = new Set<number>();
+  const missingTerms = new Set<number>();
+  for (const segment of segments) {
+    for (const termId of termIds) {
+      const key = PostingsCache.key(segment, termId);
+      const blocks = cache.get(key);
+      if (blocks) found.set(key, blocks);
+      else {
+        missingSegments.add(segment.id);
+        missingTerms.add(termId);
+      }
+    }
+  }
+  const read = new Map<string, { block: number; data: Uint8Array }[]>();
+  if (missingSegments.size > 0) {
+    const byId = new Map(segments.map((s) => [s.id, s]));
+    const rows = await db.selectFrom('index_segment_postings').select(['segment_id', 'term_id', 'chunk', 'data'])
+      .where('segment_id', 'in', [...missingSegments]).where('term_id', 'in', [...missingTerms]).orderBy('segment_id').orderBy('term_id').orderBy('chunk').execute();
+    for (const row of rows) {
+      const key = PostingsCache.key(byId.get(Number(row.segment_id))!, Number(row.term_id));
+      const list = read.get(key);
+      if (list) list.push({ block: row.chunk, data: row.data });
+      else read.set(key, [{ block: row.chunk, data: row.data }]);
+    }
+  }
+  return { found, read };
+}
+
+function assemble(segments: readonly ActiveSegment[], termIds: readonly number[], blocks: (key: string) => readonly { block: number; data: Uint8Array }[]): TermChunk[] {
+  return segments.flatMap((segment) => termIds.flatMap((termId) => blocks(PostingsCache.key(segment, termId))
+    .map(({ block, data }) => ({ termId, segmentId: segment.id, block, firstPassage: segment.firstPassage, data }))));
+}
+
+function segmentKey(segment: ActiveSegment): string {
+  return `${segment.id}:${segment.createdAt}`;
 }
 
 interface ActiveSegment {
@@ -140,8 +172,8 @@ async function activeSegments(db: Executor, mode: Mode): Promise<ActiveSegment[]
 }
 
 /** The chunks of the terms in the segments when the cache holds every one of them; undefined otherwise. */
-function chunksFrom(cache: PostingsCache, segments: readonly ActiveSegment[], termIds: readonly number[]) {
-  const out: { termId: number; segmentId: number; block: number; firstPassage: number; data: Uint8Array }[] = [];
+function chunksFrom(cache: PostingsCache, segments: readonly ActiveSegment[], termIds: readonly number[]): TermChunk[] | undefined {
+  const out: TermChunk[] = [];
   for (const segment of segments) {
     for (const termId of termIds) {
       const blocks = cache.get(PostingsCache.key(segment, termId));
