@@ -17,7 +17,7 @@
  * stream is empty, so no round pays for another's entries.
  *
  * The key is a standard key on an account whose plan never refuses (bench/unlimited-plan.ts), so
- * every check runs. The answer is warmed once and checked to be a cache hit before the rounds.
+ * every check runs. The services use a database of the run's own, dropped at the end. The answer is warmed once and checked to be a cache hit before the rounds.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -27,6 +27,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { auditStreamKey } from '../../src/monitor/audit-stream.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
+import { databaseUrl, dropDatabase } from '../../test/helpers/database.js';
 import { freePort } from '../../test/helpers/free-port.js';
 import { spawnService } from '../../test/helpers/service-process.js';
 import { TEST_KEY } from '../../test/helpers/service.js';
@@ -44,8 +45,12 @@ if (spawnSync('wrk', ['--version']).error) {
 
 const plan = unlimitedPlan();
 const prefix = `${process.env.TEST_KEY_PREFIX ?? 'bench-'}${randomUUID()}`;
+// A database of its own (the service creates it), dropped at the end: the audit rows of earlier
+// runs would otherwise make every run's capture write into a larger table than the last.
+const serverUrl = process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test';
+const database = `sev_bench_cache_${process.pid}`;
 // Default logging: the service's own LOG_LEVEL default, not the test helpers' `warn`.
-const env = { ...plan.env, LOG_LEVEL: 'info', SEARCH_CACHE_TTL_S: '86400', QUEUE_PREFIX: prefix };
+const env = { ...plan.env, LOG_LEVEL: 'info', SEARCH_CACHE_TTL_S: '86400', QUEUE_PREFIX: prefix, DATABASE_URL: databaseUrl(serverUrl, database) };
 // BENCH_NODE_ARGS go to the capturing service's node, to profile it: '--cpu-prof --cpu-prof-dir=/tmp/profiles'.
 const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const service = await spawnService(env, 'all', nodeArgs);
@@ -197,4 +202,5 @@ bare.kill();
 await Promise.all([service.stop(), uncaptured.stop()]);
 redis.disconnect();
 plan.remove();
+await dropDatabase(serverUrl, database);
 fs.rmSync(dir, { recursive: true, force: true });
