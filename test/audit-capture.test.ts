@@ -249,6 +249,10 @@ describe('audit stream records', () => {
     (rows[2] as number[])[0]! |= 1 << 20;
     const decoded = decodeEntries(JSON.stringify(rows));
     expect([decoded.entries.length, decoded.unreadable]).to.deep.equal([1, 2]);
+    // An endpoint's fields that are not a JSON object: that row and those after it.
+    const broken = JSON.parse(encodeEntries([entry({ extra: { query_hash: 'sha256:ef' } }), entry()])) as unknown[][];
+    (broken[1] as unknown[])[(broken[1] as unknown[]).length - 1] = '{"query_hash":';
+    expect(decodeEntries(JSON.stringify(broken)).unreadable).to.equal(2);
     expect(decodeEntries('not json')).to.deep.equal({ entries: [], unreadable: 1 });
   });
 });

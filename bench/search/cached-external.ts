@@ -17,7 +17,8 @@
  * stream is empty, so no round pays for another's entries.
  *
  * The key is a standard key on an account whose plan never refuses (bench/unlimited-plan.ts), so
- * every check runs. The services use a database of the run's own, dropped at the end. The answer is warmed once and checked to be a cache hit before the rounds.
+ * every check runs. The services use a database of the run's own, dropped at the end. The
+ * answer is warmed once and checked to be a cache hit before the rounds.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';

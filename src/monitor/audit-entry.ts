@@ -129,8 +129,9 @@ function decodeRows(rows: unknown[]): { entries: AuditEntry[]; unreadable: numbe
       if (bits & (1 << i)) (entry as unknown as Record<Shared, unknown>)[SHARED[i]!] = row[at++];
     }
     if (bits & EXTRA_BIT) {
-      const text = row[at++];
-      entry.extra = typeof text === 'string' ? (JSON.parse(text) as Record<string, unknown>) : null;
+      const extra = typeof row[at] === 'string' ? parseObject(row[at] as string) : null;
+      if (row[at++] !== null && extra === null) return { entries, unreadable: rows.length - r };
+      entry.extra = extra;
     }
     entry.entryId = bits & ENTRY_ID_BIT ? (row[at++] as string) : entry.requestId;
     if (typeof entry.entryId !== 'string' || typeof entry.status !== 'number') return { entries, unreadable: rows.length - r };
@@ -138,6 +139,16 @@ function decodeRows(rows: unknown[]): { entries: AuditEntry[]; unreadable: numbe
     previous = entry;
   }
   return { entries, unreadable: 0 };
+}
+
+/** An object from JSON text; null when the text is not one. */
+function parseObject(text: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
 }
 
 function decodeFirstVersion(raw: unknown): { entries: AuditEntry[]; unreadable: number } {
