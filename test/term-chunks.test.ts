@@ -66,7 +66,7 @@ describe('reading the postings of a query', function () {
     const chunks = await readTermChunks(merging, cache, mode, [1]);
     expect(passagesOf(chunks)).to.deep.equal([1, 2, 3, 4, 5, 6]);
     expect(new Set(chunks.map((c) => c.segmentId))).to.deep.equal(new Set([merged]));
-    // The merged segment's list is remembered: the next query reads only the segment list.
+    // The next query, with no merge in between, finds the same passages (from the merged segment's list it remembered).
     expect(passagesOf(await readTermChunks(storage.db, cache, mode, [1]))).to.deep.equal([1, 2, 3, 4, 5, 6]);
   });
 });
