@@ -10,8 +10,8 @@ import { migrateToLatest } from '../src/storage/migrate.js';
 import { prepareDocuments } from '../src/index/prepare-documents.js';
 import { analyze, analyzeQuery } from '../src/text/analyze.js';
 import { prng } from './helpers/prng.js';
-import { BLOCK_SPAN, decodeIdSet, decodePostings, encodeBlocks, encodeIdSet, encodePostings } from '../src/index/postings-codec.js';
-import { createSegment, insertLists } from '../src/index/segments.repository.js';
+import { BLOCK_SPAN, decodeIdSet, decodePostings, encodeBlocks, encodeIdSet, encodePostings, unpackLists } from '../src/index/postings-codec.js';
+import { createSegment, insertLists, PACK_MAX_POSTINGS, PACKED_TERM } from '../src/index/segments.repository.js';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test';
 const RUN = Math.random().toString(36).slice(2, 8);
@@ -85,11 +85,17 @@ describe('search index (MySQL)', function () {
     const live = new Set((await storage.db.selectFrom('index_passages as p').innerJoin('index_documents as d', 'd.id', 'p.document_id')
       .select('p.id').where('d.mode', '=', mode).execute()).map((r) => Number(r.id)));
     const counted = new Map<number, number>();
-    const chunks = await storage.db.selectFrom('index_segment_postings as sp').innerJoin('index_segments as s', 's.id', 'sp.segment_id')
+    const rows = await storage.db.selectFrom('index_segment_postings as sp').innerJoin('index_segments as s', 's.id', 'sp.segment_id')
       .select(['sp.term_id', 'sp.data']).where('s.mode', '=', mode).where('s.state', '=', 'active').execute();
+    // A small segment's lists are one packed value (segments.repository.ts), the others a row per term and block.
+    const chunks: { termId: number; data: Uint8Array }[] = [];
+    for (const row of rows) {
+      if (Number(row.term_id) !== PACKED_TERM) chunks.push({ termId: Number(row.term_id), data: row.data });
+      else for (const list of unpackLists(row.data)) chunks.push(...list.chunks.map(({ data }) => ({ termId: list.termId, data })));
+    }
     for (const chunk of chunks) {
       const n = decodePostings(chunk.data).passages.filter((id) => live.has(id)).length;
-      counted.set(Number(chunk.term_id), (counted.get(Number(chunk.term_id)) ?? 0) + n);
+      counted.set(chunk.termId, (counted.get(chunk.termId) ?? 0) + n);
     }
     const terms = await storage.db.selectFrom('index_terms').select(['id', 'term', 'df']).where('mode', '=', mode).execute();
     const wrong = terms.filter((t) => Number(t.df) !== (counted.get(Number(t.id)) ?? 0)).map((t) => t.term);
@@ -299,6 +305,12 @@ describe('search index (MySQL)', function () {
       const segments = await activeSegments(mode);
       expect(segments.length, '30 batches, merged by tens').to.equal(3);
       expect(segments.every((s) => s.level === 1)).to.equal(true);
+      // Ten segments of ten documents make a small one: stored packed as well.
+      expect(segments.every((s) => Number(s.postings) <= PACK_MAX_POSTINGS)).to.equal(true);
+      for (const segment of segments) {
+        expect((await storage.db.selectFrom('index_segment_postings').select('term_id').distinct().where('segment_id', '=', segment.id).execute())
+          .map((r) => Number(r.term_id))).to.deep.equal([PACKED_TERM]);
+      }
       expect(await storage.db.selectFrom('index_segments').select('id').where('mode', '=', mode).where('state', '!=', 'active').execute()).to.deep.equal([]);
       await statisticsAreConsistent(mode);
       await expectExhaustive(mode, corpus, 11, 10);
@@ -377,6 +389,46 @@ describe('search index (MySQL)', function () {
     await index.settle(MODE_A);
     expect(await storage.db.selectFrom('index_segments').select('id').where('id', '=', leftover).execute()).to.deep.equal([]);
     expect(await storage.db.selectFrom('index_segment_postings').select('term_id').where('segment_id', '=', leftover).execute()).to.deep.equal([]);
+  });
+
+  it('stores a small write\'s segment as one packed value and a large one\'s as a row per term, and reads and merges both alike', async () => {
+    const mode = `k${RUN}` as Mode;
+    const corpus = syntheticCorpus(590);
+    const reading = new MysqlDocumentIndex(storage.db, pool, {}, { ...DEFAULT_TUNING, postingsCacheBytes: 0 });
+    const formats = async () => {
+      const segments = await storage.db.selectFrom('index_segments').select(['id', 'postings']).where('mode', '=', mode).where('state', '=', 'active').orderBy('id').execute();
+      return Promise.all(segments.map(async (segment) => {
+        const terms = await storage.db.selectFrom('index_segment_postings').select('term_id').distinct().where('segment_id', '=', segment.id).execute();
+        const packed = terms.length === 1 && Number(terms[0]!.term_id) === PACKED_TERM;
+        return { postings: Number(segment.postings), packed };
+      }));
+    };
+    const sameAsExhaustive = async (seed: number) => {
+      await expectExhaustive(mode, corpus, seed, 8);
+      const query = 'w1 w2 w3';
+      expect(await reading.retrieve(mode, query, { limit: 10 })).to.deep.equal(await index.retrieve(mode, query, { limit: 10 }));
+    };
+    try {
+      await index.indexDocuments(mode, corpus.slice(0, 500));
+      for (let i = 500; i < corpus.length; i += 10) await index.indexDocuments(mode, corpus.slice(i, i + 10));
+      const before = await formats();
+      expect(before).to.have.length(10);
+      expect(before[0]!.postings).to.be.above(PACK_MAX_POSTINGS);
+      expect(before.map((s) => s.packed)).to.deep.equal([false, true, true, true, true, true, true, true, true, true]);
+      await statisticsAreConsistent(mode);
+      await sameAsExhaustive(31);
+      // Ten level-0 segments: merged into one, too large to pack.
+      await index.settle(mode);
+      expect(await formats()).to.deep.equal([{ postings: before.reduce((sum, s) => sum + s.postings, 0), packed: false }]);
+      await statisticsAreConsistent(mode);
+      await sameAsExhaustive(32);
+    } finally {
+      await reading.close();
+      await index.deleteByDomain(mode, `exact-${RUN}.test`);
+      await index.settle(mode);
+      await storage.db.deleteFrom('index_terms').where('mode', '=', mode).execute();
+      await storage.db.deleteFrom('index_stats').where('mode', '=', mode).execute();
+    }
   });
 
   it('returns exactly the exhaustive BM25 top 10, scored by one thread or split over both', async () => {

@@ -7,6 +7,15 @@ export interface CachedBlock {
 
 /** What an entry costs besides its bytes (the key, the array, the map's slot), for the budget. */
 const ENTRY_OVERHEAD = 128;
+/** Packed segments kept unpacked: each holds at most PACK_MAX_POSTINGS postings, a few hundred KB. */
+const PACKED_SEGMENTS = 64;
+
+/** A block copied into shared memory: a row's buffer may be a slice of a much larger one, and a pool thread then shares it instead of copying it. */
+function shared({ block, data }: { block: number; data: Uint8Array }): CachedBlock {
+  const copy = new Uint8Array(new SharedArrayBuffer(data.byteLength));
+  copy.set(data);
+  return { block, data: copy };
+}
 
 /**
  * The postings lists queries read, by segment and term, least recently used evicted first, at
@@ -19,11 +28,40 @@ const ENTRY_OVERHEAD = 128;
 export class PostingsCache {
   private readonly entries = new Map<string, { blocks: CachedBlock[]; bytes: number }>();
   private bytes = 0;
+  /**
+   * Packed segments (segments.repository.ts) unpacked, by segment, and null for a segment known
+   * not to be packed; the most recently used PACKED_SEGMENTS. A packed segment is small (few
+   * postings), so one read gives every term of it, and each later query takes its terms from here.
+   */
+  private readonly packedSegments = new Map<string, ReadonlyMap<number, CachedBlock[]> | null>();
 
   constructor(private readonly maxBytes: number) {}
 
   static key(segment: { id: number; createdAt: number }, termId: number): string {
     return `${segment.id}:${segment.createdAt}:${termId}`;
+  }
+
+  /** A segment's lists by term if it is packed, null if it is not, undefined when not known here. */
+  packed(segment: { id: number; createdAt: number }): ReadonlyMap<number, CachedBlock[]> | null | undefined {
+    const key = PostingsCache.key(segment, 0);
+    const lists = this.packedSegments.get(key);
+    if (lists !== undefined) {
+      this.packedSegments.delete(key);
+      this.packedSegments.set(key, lists);
+    }
+    return lists;
+  }
+
+  /** Remembers a segment's unpacked lists (copied into shared memory), or null for a segment that is not packed; returns what it keeps. */
+  setPacked(segment: { id: number; createdAt: number }, lists: readonly { termId: number; chunks: readonly { block: number; data: Uint8Array }[] }[] | null): ReadonlyMap<number, CachedBlock[]> | null {
+    const kept = lists === null ? null : new Map(lists.map(({ termId, chunks }) => [termId, chunks.map(shared)]));
+    if (this.maxBytes <= 0) return kept;
+    this.packedSegments.set(PostingsCache.key(segment, 0), kept);
+    for (const oldest of this.packedSegments.keys()) {
+      if (this.packedSegments.size <= PACKED_SEGMENTS) break;
+      this.packedSegments.delete(oldest);
+    }
+    return kept;
   }
 
   get(key: string): CachedBlock[] | undefined {
@@ -37,11 +75,7 @@ export class PostingsCache {
 
   /** Keeps `blocks` (copied into shared memory: a row's buffer may be a slice of a much larger one) and returns the kept copy. */
   set(key: string, blocks: readonly { block: number; data: Uint8Array }[]): CachedBlock[] {
-    const kept = blocks.map(({ block, data }) => {
-      const shared = new Uint8Array(new SharedArrayBuffer(data.byteLength));
-      shared.set(data);
-      return { block, data: shared };
-    });
+    const kept = blocks.map(shared);
     const bytes = ENTRY_OVERHEAD + kept.reduce((sum, b) => sum + b.data.byteLength, 0);
     if (bytes > this.maxBytes) return kept;
     const old = this.entries.get(key);

@@ -1,8 +1,11 @@
 /**
- * Byte formats of the index's stored lists (src/index/segments.repository.ts). Both are LEB128
+ * Byte formats of the index's stored lists (src/index/segments.repository.ts). All are LEB128
  * varints over ascending ids stored as gaps, so a dense list costs about a byte per number:
  * - a postings chunk: count, then per posting its passage id gap, tf and passage length;
- * - a term-id set (a passage's distinct terms, kept so deletion can correct df): count, then gaps.
+ * - a term-id set (a passage's distinct terms, kept so deletion can correct df): count, then gaps;
+ * - a packed segment (every list of a small segment in one value): the number of lists, then per
+ *   list its term id gap and its number of chunks, and per chunk its block, its byte length and
+ *   its bytes (a postings chunk as above).
  */
 
 /**
@@ -42,6 +45,16 @@ class ByteWriter {
     this.bytes[this.size++] = v;
   }
 
+  raw(bytes: Uint8Array): void {
+    if (this.size + bytes.length > this.bytes.length) {
+      const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.size + bytes.length));
+      grown.set(this.bytes);
+      this.bytes = grown;
+    }
+    this.bytes.set(bytes, this.size);
+    this.size += bytes.length;
+  }
+
   finish(): Uint8Array {
     return this.bytes.slice(0, this.size);
   }
@@ -61,6 +74,14 @@ class ByteReader {
       if (byte < 0x80) return value;
       shift += 7;
     }
+  }
+
+  /** The next `length` bytes, as a view of the input. */
+  raw(length: number): Uint8Array {
+    if (this.at + length > this.bytes.length) throw new RangeError('truncated packed segment');
+    const view = this.bytes.subarray(this.at, this.at + length);
+    this.at += length;
+    return view;
   }
 }
 
@@ -159,4 +180,45 @@ export function decodeIdSet(bytes: Uint8Array): number[] {
   let id = 0;
   for (let i = 0; i < ids.length; i++) ids[i] = id += input.varint();
   return ids;
+}
+
+/** A term's stored blocks in one segment. */
+export interface TermBlocks {
+  termId: number;
+  chunks: StoredBlock[];
+}
+
+/** Every list of a segment as one value (lists in ascending term order). */
+export function packLists(lists: readonly TermBlocks[]): Uint8Array {
+  const out = new ByteWriter();
+  out.varint(lists.length);
+  let previous = 0;
+  for (const { termId, chunks } of lists) {
+    out.varint(termId - previous);
+    previous = termId;
+    out.varint(chunks.length);
+    for (const { block, data } of chunks) {
+      out.varint(block);
+      out.varint(data.length);
+      out.raw(data);
+    }
+  }
+  return out.finish();
+}
+
+/** The lists of a packed segment. Their chunks are views of `packed`. */
+export function unpackLists(packed: Uint8Array): TermBlocks[] {
+  const input = new ByteReader(packed);
+  const lists: TermBlocks[] = [];
+  let termId = 0;
+  for (let n = input.varint(); n > 0; n--) {
+    termId += input.varint();
+    const chunks: StoredBlock[] = [];
+    for (let c = input.varint(); c > 0; c--) {
+      const block = input.varint();
+      chunks.push({ block, data: input.raw(input.varint()) });
+    }
+    lists.push({ termId, chunks });
+  }
+  return lists;
 }

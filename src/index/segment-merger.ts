@@ -3,7 +3,10 @@ import type { Mode } from '../mode.js';
 import type { CpuPool } from '../pool/pool.js';
 import type { Database } from '../storage/schema.js';
 import { withDeadlockRetry } from '../storage/deadlock-retry.js';
-import { createSegment, dropSegment, dropSegments, insertLists, segmentsByState, segmentsOf, type Segment } from './segments.repository.js';
+import { unpackLists } from './postings-codec.js';
+import {
+  createSegment, dropSegment, dropSegments, insertLists, PACK_MAX_POSTINGS, PACKED_TERM, segmentsByState, segmentsOf, writeLists, type Segment, type SegmentList,
+} from './segments.repository.js';
 
 /** Segments of one level that are folded into one of the next: about log10(passages) levels, so a query reads a few dozen rows per term. */
 export const MERGE_FACTOR = 10;
@@ -146,6 +149,8 @@ export class SegmentMerger {
     const live = await livePassages(conn, mode, first, last);
     const target = await createSegment(conn, mode, { level: plan.level, state: 'building', postings: 0, firstPassage: first, lastPassage: last });
     const cursors = plan.segments.map((s) => new ListCursor(conn, s.id));
+    // A merge of small segments makes a small one: its lists are gathered and written packed at the end.
+    const packed: SegmentList[] | undefined = plan.segments.reduce((sum, s) => sum + s.postings, 0) <= PACK_MAX_POSTINGS ? [] : undefined;
     let written = 0;
     let dropped = 0;
     for (;;) {
@@ -165,11 +170,13 @@ export class SegmentMerger {
       }
       for (const part of byBytes([...lists.entries()].sort((a, b) => a[0] - b[0]).map(([termId, chunks]) => ({ termId, chunks })))) {
         const merged = await this.pool.run('mergePostings', { lists: part, first, live });
-        await insertLists(conn, target, merged.lists);
+        if (packed) packed.push(...merged.lists);
+        else await insertLists(conn, target, merged.lists);
         written += merged.written;
         dropped += merged.dropped;
       }
     }
+    if (packed && written > 0) await writeLists(conn, target, packed, written);
     await withDeadlockRetry(() => conn.transaction().execute(async (trx) => {
       // Passages deleted while the merge ran were counted dead on the old segments; they are still in the new one.
       const old = await trx.selectFrom('index_segments').select(['dead_postings']).where('id', 'in', plan.segments.map((s) => s.id)).forUpdate().execute();
@@ -241,6 +248,13 @@ class ListCursor {
     if (this.finished || this.rows.length > 0) return;
     const page = await this.conn.selectFrom('index_segment_postings').select(['term_id', 'data'])
       .where('segment_id', '=', this.segmentId).where('term_id', '>', this.after).orderBy('term_id').orderBy('chunk').limit(ROWS_PER_READ).execute();
+    if (page.length > 0 && Number(page[0]!.term_id) === PACKED_TERM) {
+      // A packed segment: its one row is its packed value.
+      this.rows = unpackLists(page[0]!.data as Uint8Array).flatMap(({ termId, chunks }) => chunks.map(({ data }) => ({ termId, data })));
+      this.finished = true;
+      if (this.rows.length > 0) this.after = this.rows[this.rows.length - 1]!.termId;
+      return;
+    }
     let rows = page.map((r) => ({ termId: Number(r.term_id), data: r.data as Uint8Array }));
     if (page.length < ROWS_PER_READ) {
       this.finished = true;

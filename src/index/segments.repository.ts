@@ -2,7 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Mode } from '../mode.js';
 import type { Database, IndexSegmentsTable } from '../storage/schema.js';
 import { literalList, multiRowInsert, type Cell } from '../storage/multi-row-insert.js';
-import { encodeBlocks, type StoredBlock } from './postings-codec.js';
+import { encodeBlocks, packLists, unpackLists, type StoredBlock } from './postings-codec.js';
 import { PostingsCache, type CachedBlock } from './postings-cache.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -10,6 +10,17 @@ type Executor = Kysely<Database> | Transaction<Database>;
 /** An INSERT of postings lists stops at this many rows or bytes, whichever comes first: well under max_allowed_packet (16 MB by default). */
 const LISTS_PER_INSERT = 2000;
 const BYTES_PER_INSERT = 4 * 2 ** 20;
+
+/**
+ * A segment of at most this many postings is stored packed: all its lists in one value, under
+ * term id PACKED_TERM (term ids start at 1), instead of a row per term. The segments a write of a
+ * few pages makes hold a few hundred terms a page, and their rows, written, then read and deleted
+ * again by the merge that folds them, were most of the database's work when pages are extracted
+ * one by one. A query reads a packed segment whole once (PostingsCache keeps it unpacked).
+ */
+export const PACK_MAX_POSTINGS = 20_000;
+/** The packed value's row: term id PACKED_TERM, chunk 0 (a few bytes a posting: at most some 100 KB). */
+export const PACKED_TERM = 0;
 
 export interface SegmentList {
   termId: number;
@@ -57,6 +68,12 @@ export async function createSegment(
 }
 
 /** A segment's lists as multi-row INSERTs of literal values (multi-row-insert.ts): thousands of rows per statement. */
+/** A new segment's lists: packed when it holds at most PACK_MAX_POSTINGS postings, else a row per term and block. */
+export async function writeLists(db: Executor, segmentId: number, lists: readonly SegmentList[], postings: number): Promise<void> {
+  if (postings > PACK_MAX_POSTINGS) return insertLists(db, segmentId, lists);
+  await multiRowInsert('index_segment_postings', ['segment_id', 'term_id', 'chunk', 'data'], [[segmentId, PACKED_TERM, 0, packLists(lists)]]).execute(db);
+}
+
 export async function insertLists(db: Executor, segmentId: number, lists: readonly SegmentList[]): Promise<void> {
   let rows: Cell[][] = [];
   let bytes = 0;
@@ -118,12 +135,26 @@ export async function readTermChunks(db: Kysely<Database>, cache: PostingsCache,
   });
 }
 
-/** The lists the cache holds (taken now: other queries may evict them meanwhile), and the others read from MySQL, by cache key. */
+/**
+ * The lists the cache holds (taken now: other queries may evict them meanwhile) or a packed
+ * segment gave, and the others read from MySQL, by cache key. A segment not yet known to be
+ * packed or not is read with PACKED_TERM among the terms: its packed value comes whole if it
+ * has one, and is kept unpacked.
+ */
 async function readMissing(db: Executor, cache: PostingsCache, segments: readonly ActiveSegment[], termIds: readonly number[]) {
   const found = new Map<string, readonly CachedBlock[]>();
   const missingSegments = new Set<number>();
   const missingTerms = new Set<number>();
+  let unknown = false;
+  const fromPacked = (segment: ActiveSegment, lists: ReadonlyMap<number, CachedBlock[]>) => {
+    for (const termId of termIds) found.set(PostingsCache.key(segment, termId), lists.get(termId) ?? NONE);
+  };
   for (const segment of segments) {
+    const packed = cache.packed(segment);
+    if (packed) {
+      fromPacked(segment, packed);
+      continue;
+    }
     for (const termId of termIds) {
       const key = PostingsCache.key(segment, termId);
       const blocks = cache.get(key);
@@ -131,23 +162,42 @@ async function readMissing(db: Executor, cache: PostingsCache, segments: readonl
       else {
         missingSegments.add(segment.id);
         missingTerms.add(termId);
+        unknown ||= packed === undefined;
       }
     }
   }
   const read = new Map<string, { block: number; data: Uint8Array }[]>();
   if (missingSegments.size > 0) {
     const byId = new Map(segments.map((s) => [s.id, s]));
+    const terms = unknown ? [PACKED_TERM, ...missingTerms] : [...missingTerms];
     const rows = await db.selectFrom('index_segment_postings').select(['segment_id', 'term_id', 'chunk', 'data'])
-      .where('segment_id', 'in', [...missingSegments]).where('term_id', 'in', [...missingTerms]).orderBy('segment_id').orderBy('term_id').orderBy('chunk').execute();
+      .where('segment_id', 'in', [...missingSegments]).where('term_id', 'in', terms).orderBy('segment_id').orderBy('term_id').orderBy('chunk').execute();
+    const packedRows = new Map<number, Uint8Array>();
     for (const row of rows) {
-      const key = PostingsCache.key(byId.get(Number(row.segment_id))!, Number(row.term_id));
+      const segmentId = Number(row.segment_id);
+      if (Number(row.term_id) === PACKED_TERM) {
+        packedRows.set(segmentId, row.data);
+        continue;
+      }
+      const key = PostingsCache.key(byId.get(segmentId)!, Number(row.term_id));
       const list = read.get(key);
       if (list) list.push({ block: row.chunk, data: row.data });
       else read.set(key, [{ block: row.chunk, data: row.data }]);
     }
+    if (unknown) {
+      for (const id of missingSegments) {
+        const segment = byId.get(id)!;
+        if (cache.packed(segment) !== undefined) continue;
+        const packed = packedRows.get(id);
+        const kept = cache.setPacked(segment, packed ? unpackLists(packed) : null);
+        if (kept) fromPacked(segment, kept);
+      }
+    }
   }
   return { found, read };
 }
+
+const NONE: readonly CachedBlock[] = [];
 
 function assemble(segments: readonly ActiveSegment[], termIds: readonly number[], blocks: (key: string) => readonly { block: number; data: Uint8Array }[]): TermChunk[] {
   return segments.flatMap((segment) => termIds.flatMap((termId) => blocks(PostingsCache.key(segment, termId))
@@ -175,8 +225,9 @@ async function activeSegments(db: Executor, mode: Mode): Promise<ActiveSegment[]
 function chunksFrom(cache: PostingsCache, segments: readonly ActiveSegment[], termIds: readonly number[]): TermChunk[] | undefined {
   const out: TermChunk[] = [];
   for (const segment of segments) {
+    const packed = cache.packed(segment);
     for (const termId of termIds) {
-      const blocks = cache.get(PostingsCache.key(segment, termId));
+      const blocks = packed ? packed.get(termId) ?? NONE : cache.get(PostingsCache.key(segment, termId));
       if (!blocks) return undefined;
       for (const { block, data } of blocks) out.push({ termId, segmentId: segment.id, block, firstPassage: segment.firstPassage, data });
     }

@@ -8,7 +8,7 @@ import type { PreparedDocument } from './prepare-documents.js';
 import { hostOf, reverseDomain } from './domain.js';
 import { findNearDuplicates } from './near-duplicates.repository.js';
 import { removeDocuments } from './deletion.repository.js';
-import { batchLists, createSegment, insertLists } from './segments.repository.js';
+import { batchLists, createSegment, writeLists } from './segments.repository.js';
 import { addToStats, lockStats } from './stats.repository.js';
 import { addTerms } from './terms.repository.js';
 import type { IndexDocumentInput, IndexOutcome } from './types.js';
@@ -130,5 +130,5 @@ async function writeSegment(trx: Transaction<Database>, mode: Mode, passages: { 
   const segmentId = await createSegment(trx, mode, {
     level: 0, state: 'active', postings, firstPassage: passages[0]!.id, lastPassage: passages[passages.length - 1]!.id,
   });
-  await insertLists(trx, segmentId, batchLists(passages));
+  await writeLists(trx, segmentId, batchLists(passages), postings);
 }
