@@ -29,4 +29,25 @@ describe('postings cache', () => {
     expect(cache.get(key(5))).to.equal(undefined);
     expect(cache.get(key(4))).to.not.equal(undefined);
   });
+
+  it('keeps packed segments unpacked in shared memory, in at most a quarter of its budget, and remembers a segment that is not packed', () => {
+    const cache = new PostingsCache(4 * (3 * 128 + 1000));
+    const segment = (id: number) => ({ id, createdAt: 1 });
+    const lists = (fill: number) => [{ termId: 3, chunks: [{ block: 0, data: bytes(1000, fill) }] }];
+    expect(cache.packed(segment(1))).to.equal(undefined);
+    const kept = cache.setPacked(segment(1), lists(1))!;
+    expect(kept.get(3)![0]!.data.buffer).to.be.instanceOf(SharedArrayBuffer);
+    expect([...cache.packed(segment(1))!.get(3)![0]!.data.subarray(0, 2)]).to.deep.equal([1, 1]);
+    expect(cache.packed(segment(1))!.get(4), 'a term the segment does not hold').to.equal(undefined);
+    cache.setPacked(segment(2), null);
+    expect(cache.packed(segment(2))).to.equal(null);
+    // A second packed segment does not fit beside the first in a quarter: the older goes.
+    cache.setPacked(segment(3), lists(3));
+    expect(cache.packed(segment(1))).to.equal(undefined);
+    expect(cache.packed(segment(3))).to.not.equal(undefined);
+    expect(cache.size()).to.be.at.most(3 * 128 + 1000 + 128);
+    // One larger than the quarter is answered but not kept.
+    expect(cache.setPacked(segment(4), [{ termId: 3, chunks: [{ block: 0, data: bytes(2000, 4) }] }])!.get(3)![0]!.data.byteLength).to.equal(2000);
+    expect(cache.packed(segment(4))).to.equal(undefined);
+  });
 });

@@ -7,8 +7,6 @@ export interface CachedBlock {
 
 /** What an entry costs besides its bytes (the key, the array, the map's slot), for the budget. */
 const ENTRY_OVERHEAD = 128;
-/** Packed segments kept unpacked: each holds at most PACK_MAX_POSTINGS postings, a few hundred KB. */
-const PACKED_SEGMENTS = 64;
 
 /** A block copied into shared memory: a row's buffer may be a slice of a much larger one, and a pool thread then shares it instead of copying it. */
 function shared({ block, data }: { block: number; data: Uint8Array }): CachedBlock {
@@ -30,10 +28,11 @@ export class PostingsCache {
   private bytes = 0;
   /**
    * Packed segments (segments.repository.ts) unpacked, by segment, and null for a segment known
-   * not to be packed; the most recently used PACKED_SEGMENTS. A packed segment is small (few
-   * postings), so one read gives every term of it, and each later query takes its terms from here.
+   * not to be packed; the most recently used, within a quarter of the budget. A packed segment is
+   * small (few postings), so one read gives every term of it, and later queries take theirs here.
    */
-  private readonly packedSegments = new Map<string, ReadonlyMap<number, CachedBlock[]> | null>();
+  private readonly packedSegments = new Map<string, { lists: ReadonlyMap<number, CachedBlock[]> | null; bytes: number }>();
+  private packedBytes = 0;
 
   constructor(private readonly maxBytes: number) {}
 
@@ -44,22 +43,29 @@ export class PostingsCache {
   /** A segment's lists by term if it is packed, null if it is not, undefined when not known here. */
   packed(segment: { id: number; createdAt: number }): ReadonlyMap<number, CachedBlock[]> | null | undefined {
     const key = PostingsCache.key(segment, 0);
-    const lists = this.packedSegments.get(key);
-    if (lists !== undefined) {
+    const entry = this.packedSegments.get(key);
+    if (entry) {
       this.packedSegments.delete(key);
-      this.packedSegments.set(key, lists);
+      this.packedSegments.set(key, entry);
     }
-    return lists;
+    return entry?.lists;
   }
 
   /** Remembers a segment's unpacked lists (copied into shared memory), or null for a segment that is not packed; returns what it keeps. */
   setPacked(segment: { id: number; createdAt: number }, lists: readonly { termId: number; chunks: readonly { block: number; data: Uint8Array }[] }[] | null): ReadonlyMap<number, CachedBlock[]> | null {
     const kept = lists === null ? null : new Map(lists.map(({ termId, chunks }) => [termId, chunks.map(shared)]));
-    if (this.maxBytes <= 0) return kept;
-    this.packedSegments.set(PostingsCache.key(segment, 0), kept);
-    for (const oldest of this.packedSegments.keys()) {
-      if (this.packedSegments.size <= PACKED_SEGMENTS) break;
+    let bytes = ENTRY_OVERHEAD;
+    for (const blocks of kept?.values() ?? []) bytes += ENTRY_OVERHEAD + blocks.reduce((sum, b) => sum + b.data.byteLength, 0);
+    const limit = this.maxBytes / 4;
+    if (bytes > limit) return kept;
+    const key = PostingsCache.key(segment, 0);
+    this.packedBytes += bytes - (this.packedSegments.get(key)?.bytes ?? 0);
+    this.packedSegments.delete(key);
+    this.packedSegments.set(key, { lists: kept, bytes });
+    for (const [oldest, entry] of this.packedSegments) {
+      if (this.packedBytes <= limit) break;
       this.packedSegments.delete(oldest);
+      this.packedBytes -= entry.bytes;
     }
     return kept;
   }
@@ -85,16 +91,17 @@ export class PostingsCache {
     }
     this.entries.set(key, { blocks: kept, bytes });
     this.bytes += bytes;
+    // Packed segments hold up to a quarter of the budget; the lists by term the rest.
     for (const [oldest, entry] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
+      if (this.bytes + this.packedBytes <= this.maxBytes) break;
       this.entries.delete(oldest);
       this.bytes -= entry.bytes;
     }
     return kept;
   }
 
-  /** Bytes held (entries and their overhead). */
+  /** Bytes held (entries, packed segments and their overhead). */
   size(): number {
-    return this.bytes;
+    return this.bytes + this.packedBytes;
   }
 }
