@@ -30,23 +30,22 @@ export async function startCanary(count: number, extraAddresses: readonly string
   const addresses = ['127.0.0.1', ...(ipv6 ? ['::1'] : []), ...extraAddresses];
   const listen = (port: number, host: string) => new Promise<net.Server>((resolve, reject) => {
     const server = net.createServer((socket) => {
-      // The port asked for may be 0 (any): count under the one listened on.
-      const { port: listening } = server.address() as net.AddressInfo;
-      hits.set(listening, (hits.get(listening) ?? 0) + 1);
+      hits.set(port, (hits.get(port) ?? 0) + 1);
       socket.destroy();
     });
     server.once('error', reject);
     server.listen(port, host, () => resolve(server));
   });
   const ports: number[] = [];
+  const taken = new Set<number>();
   while (ports.length < count) {
-    const first = await listen(0, addresses[0]!);
-    const port = (first.address() as net.AddressInfo).port;
-    const group = [first];
+    const port = portOfNoEarlierServer(taken);
+    taken.add(port);
+    const group: net.Server[] = [];
     try {
-      for (const host of addresses.slice(1)) group.push(await listen(port, host));
+      for (const host of addresses) group.push(await listen(port, host));
     } catch {
-      // Someone else holds this port on another address: try another.
+      // Someone else holds this port on one of the addresses: try another.
       await Promise.all(group.map(closeServer));
       continue;
     }
@@ -91,6 +90,19 @@ export function watchConnections(): ConnectionWitness {
     },
     stop: () => diagnostics.unsubscribe('net.client.socket', onSocket),
   };
+}
+
+/**
+ * A port below Linux's ephemeral range (32768–60999), from which `listen(0)` never picks: no
+ * server an earlier test started on an ephemeral port can have held it, so a client that earlier
+ * test left reconnecting to its old port (a leak the canary must not blame on this test's case)
+ * never reaches the canary.
+ */
+function portOfNoEarlierServer(taken: ReadonlySet<number>): number {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (!taken.has(port)) return port;
+  }
 }
 
 async function canListen(host: string): Promise<boolean> {
