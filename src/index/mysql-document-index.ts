@@ -9,6 +9,7 @@ import { DEFAULT_TUNING, retrievePassages, type ScoringTuning } from './retrieve
 import { withDeadlockRetry } from '../storage/deadlock-retry.js';
 import { sha256Hex } from '../storage/hash.js';
 import { GroupedWrites } from './grouped-writes.js';
+import { KnownTermIds } from './known-term-ids.js';
 import type { PreparedDocument } from './prepare-documents.js';
 import { SegmentMerger, type MergerOptions } from './segment-merger.js';
 import { PostingsCache } from './postings-cache.js';
@@ -35,13 +36,15 @@ export class MysqlDocumentIndex implements DocumentIndex {
   /** Documents analysed in the pool, waiting for their turn to be written. */
   private readonly writes: GroupedWrites<{ input: IndexDocumentInput; prepared: PreparedDocument }, IndexOutcome>;
   private readonly postings: PostingsCache;
+  /** Term ids this process has met: a write looks up only the others. */
+  private readonly terms = new KnownTermIds();
 
   constructor(
     private readonly db: Kysely<Database>, private readonly pool: CpuPool, merges: MergerOptions = {}, private readonly tuning: ScoringTuning = DEFAULT_TUNING,
   ) {
     this.merger = new SegmentMerger(db, pool, merges);
     this.writes = new GroupedWrites(async (mode, documents) => {
-      const outcomes = await withDeadlockRetry(() => writeBatch(db, mode, documents.map((d) => d.input), documents.map((d) => d.prepared)), NEW_URL_RACE);
+      const outcomes = await withDeadlockRetry(() => writeBatch(db, mode, documents.map((d) => d.input), documents.map((d) => d.prepared), this.terms), NEW_URL_RACE);
       this.merger.request(mode);
       return outcomes;
     }, BATCH);

@@ -2,34 +2,50 @@ import { sql, type Transaction } from 'kysely';
 import type { Mode } from '../mode.js';
 import type { Database } from '../storage/schema.js';
 import { literalList, multiRowInsert } from '../storage/multi-row-insert.js';
+import type { KnownTermIds } from './known-term-ids.js';
 
 /** Terms per statement: a few hundred KB of parameters at most. */
 const TERMS_PER_STATEMENT = 4000;
 
 /**
  * Ids of a batch's terms, adding the new ones, and each term's df raised by the passages of the
- * batch that contain it. Known terms are found by one indexed read and changed by primary key,
- * which measured several times faster than INSERT … ON DUPLICATE KEY UPDATE over the whole
+ * batch that contain it. Terms `known` holds are not looked up; the others are found by one
+ * indexed read (and remembered in `known`: committed rows) or inserted (`fresh`: the caller
+ * remembers them once its transaction commits). Known terms are changed by primary key, which
+ * measured several times faster than INSERT … ON DUPLICATE KEY UPDATE over the whole
  * vocabulary of a batch. Callers hold the mode's writer turn, so no other writer adds terms of
  * this mode meanwhile. The statements carry thousands of values, written as literals
  * (multi-row-insert.ts): a query tree of as many nodes cost more than the database's work.
  */
-export async function addTerms(trx: Transaction<Database>, mode: Mode, passageTerms: readonly string[][]): Promise<Map<string, number>> {
+export async function addTerms(
+  trx: Transaction<Database>, mode: Mode, passageTerms: readonly string[][], known?: KnownTermIds,
+): Promise<{ ids: Map<string, number>; fresh: Map<string, number> }> {
   const df = new Map<string, number>();
   for (const terms of passageTerms) for (const term of terms) df.set(term, (df.get(term) ?? 0) + 1);
-  const ids = await findIds(trx, mode, [...df.keys()]);
-  const fresh = [...df.entries()].filter(([term]) => !ids.has(term));
-  const known = [...df.entries()].filter(([term]) => ids.has(term)).map(([term, n]): [number, number] => [ids.get(term)!, n]);
-  for (let start = 0; start < fresh.length; start += TERMS_PER_STATEMENT) {
-    const chunk = fresh.slice(start, start + TERMS_PER_STATEMENT);
+  const ids = new Map<string, number>();
+  const unknown: string[] = [];
+  for (const term of df.keys()) {
+    const id = known?.get(mode, term);
+    if (id === undefined) unknown.push(term);
+    else ids.set(term, id);
+  }
+  const found = await findIds(trx, mode, unknown);
+  known?.remember(mode, found);
+  for (const [term, id] of found) ids.set(term, id);
+  const fresh = new Map<string, number>();
+  const toInsert = unknown.filter((term) => !found.has(term)).map((term): [string, number] => [term, df.get(term)!]);
+  const changes = new Map([...ids].map(([term, id]): [number, number] => [id, df.get(term)!]));
+  for (let start = 0; start < toInsert.length; start += TERMS_PER_STATEMENT) {
+    const chunk = toInsert.slice(start, start + TERMS_PER_STATEMENT);
     const result = await multiRowInsert('index_terms', ['mode', 'term', 'df'], chunk.map(([term, n]) => [mode, term, n])).execute(trx);
     // The rows of a multi-row INSERT get consecutive ids from its insertId, as passages and
     // documents do (writer.repository.ts): no statement to read them back.
     const first = Number(result.insertId);
-    chunk.forEach(([term], n) => ids.set(term, first + n));
+    chunk.forEach(([term], n) => fresh.set(term, first + n));
   }
-  await adjustDf(trx, new Map(known));
-  return ids;
+  await adjustDf(trx, changes);
+  for (const [term, id] of fresh) ids.set(term, id);
+  return { ids, fresh };
 }
 
 /**

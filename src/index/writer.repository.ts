@@ -11,6 +11,7 @@ import { removeDocuments } from './deletion.repository.js';
 import { batchLists, createSegment, writeLists } from './segments.repository.js';
 import { addToStats, lockStats } from './stats.repository.js';
 import { addTerms } from './terms.repository.js';
+import type { KnownTermIds } from './known-term-ids.js';
 import type { IndexDocumentInput, IndexOutcome } from './types.js';
 
 /** Rows per INSERT: large enough to amortise round trips, well under max_allowed_packet. */
@@ -24,9 +25,11 @@ const ROWS_PER_INSERT = 4000;
  * how new rows are matched with their ids.
  */
 export async function writeBatch(
-  db: Kysely<Database>, mode: Mode, inputs: readonly IndexDocumentInput[], prepared: readonly PreparedDocument[],
+  db: Kysely<Database>, mode: Mode, inputs: readonly IndexDocumentInput[], prepared: readonly PreparedDocument[], known?: KnownTermIds,
 ): Promise<IndexOutcome[]> {
-  return db.transaction().execute(async (trx) => {
+  // Terms this write adds: remembered only once it has committed.
+  let addedTerms: Map<string, number> | undefined;
+  const outcomes = await db.transaction().execute(async (trx) => {
     // Writers of one mode take turns, the mode's statistics row (locked first) being their
     // mutex: concurrent batches otherwise take gap locks on the same URL and term ranges in
     // different orders and deadlock each other over and over.
@@ -60,7 +63,9 @@ export async function writeBatch(
 
     const documentIds = await insertDocuments(trx, mode, toWrite.map((i, n) => ({ input: inputs[i]!, urlHash: hashes[i]!, prepared: prepared[i]!, duplicateOf: duplicates[n] ?? null })));
     const passages = toWrite.flatMap((i, n) => prepared[i]!.passages.map((p, position) => ({ documentId: documentIds[n]!, position, passage: p })));
-    const termIds = await addTerms(trx, mode, passages.map((p) => p.passage.terms));
+    const terms = await addTerms(trx, mode, passages.map((p) => p.passage.terms), known);
+    const termIds = terms.ids;
+    addedTerms = terms.fresh;
     const written = passages.map((p) => ({ ...p, termIds: p.passage.terms.map((term) => termIds.get(term)!) }));
     const passageIds = await insertPassages(trx, written);
     await writeSegment(trx, mode, written.map((p, n) => ({ id: passageIds[n]!, length: p.passage.length, termIds: p.termIds, tfs: p.passage.tfs })));
@@ -78,6 +83,8 @@ export async function writeBatch(
     // A URL repeated within the batch reports what its last copy became.
     return inputs.map((_d, i) => outcomes[i] ?? { ...outcomes[lastOf.get(hashes[i]!)!]!, url: inputs[i]!.url });
   });
+  if (addedTerms) known?.remember(mode, addedTerms);
+  return outcomes;
 }
 
 async function insertDocuments(
