@@ -35,6 +35,13 @@ const profileSeconds = Number(process.env.BENCH_PROFILE_SECONDS ?? 10);
 const serverUrl = process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test';
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
+for (const [name, value] of [['BENCH_SECONDS', seconds], ['BENCH_PROFILE_SECONDS', profileSeconds]] as const) {
+  // wrk runs for whole seconds; 0 would stop it with its usage text half-way through the run.
+  if (!Number.isInteger(value) || value < 1) {
+    console.error(`${name} must be a whole number of seconds, at least 1`);
+    process.exit(1);
+  }
+}
 if (spawnSync('wrk', ['--version']).error) {
   console.error('wrk is not installed: apt-get install wrk');
   process.exit(1);
@@ -55,6 +62,9 @@ const env = {
 
 // The page server: a process of its own.
 const pageServer: ChildProcess = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist/bench/extract/page-server.js')], { stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
+// Whatever ends this process, the page server goes too: left running, it would hold the output
+// pipe open, and a shell waiting on the pipe (`… | tail`) would wait forever.
+process.once('exit', () => pageServer.kill());
 const { port, ids } = await new Promise<{ port: number; ids: string[] }>((resolve, reject) => {
   createInterface({ input: pageServer.stdout! }).once('line', (line) => resolve(JSON.parse(line) as { port: number; ids: string[] }));
   pageServer.once('exit', (code) => reject(new Error(`the page server exited (${code})`)));
