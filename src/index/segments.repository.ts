@@ -67,13 +67,13 @@ export async function createSegment(
   return Number(result.insertId);
 }
 
-/** A segment's lists as multi-row INSERTs of literal values (multi-row-insert.ts): thousands of rows per statement. */
 /** A new segment's lists: packed when it holds at most PACK_MAX_POSTINGS postings, else a row per term and block. */
 export async function writeLists(db: Executor, segmentId: number, lists: readonly SegmentList[], postings: number): Promise<void> {
   if (postings > PACK_MAX_POSTINGS) return insertLists(db, segmentId, lists);
   await multiRowInsert('index_segment_postings', ['segment_id', 'term_id', 'chunk', 'data'], [[segmentId, PACKED_TERM, 0, packLists(lists)]]).execute(db);
 }
 
+/** A segment's lists as multi-row INSERTs of literal values (multi-row-insert.ts): thousands of rows per statement. */
 export async function insertLists(db: Executor, segmentId: number, lists: readonly SegmentList[]): Promise<void> {
   let rows: Cell[][] = [];
   let bytes = 0;
