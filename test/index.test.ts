@@ -391,6 +391,26 @@ describe('search index (MySQL)', function () {
     expect(await storage.db.selectFrom('index_segment_postings').select('term_id').where('segment_id', '=', leftover).execute()).to.deep.equal([]);
   });
 
+  it('writes a mode emptied by hand (terms and statistics deleted) again under its new term ids, not those it remembered', async () => {
+    const mode = `w${RUN}` as Mode;
+    const clear = async () => {
+      await index.deleteByDomain(mode, `wiped-${RUN}.test`);
+      await index.settle(mode);
+      await storage.db.deleteFrom('index_terms').where('mode', '=', mode).execute();
+      await storage.db.deleteFrom('index_stats').where('mode', '=', mode).execute();
+    };
+    try {
+      await index.indexDocuments(mode, [doc(`https://wiped-${RUN}.test/1`, 'Otters float on their backs in kelp forests.')]);
+      expect((await index.retrieve(mode, 'otters kelp', { limit: 5 })).map((h) => h.url)).to.deep.equal([`https://wiped-${RUN}.test/1`]);
+      await clear();
+      await index.indexDocuments(mode, [doc(`https://wiped-${RUN}.test/2`, 'Otters crack shells on stones in kelp beds.')]);
+      expect((await index.retrieve(mode, 'otters kelp', { limit: 5 })).map((h) => h.url)).to.deep.equal([`https://wiped-${RUN}.test/2`]);
+      await statisticsAreConsistent(mode);
+    } finally {
+      await clear();
+    }
+  });
+
   it('stores a small write\'s segment as one packed value and a large one\'s as a row per term, and reads and merges both alike', async () => {
     const mode = `k${RUN}` as Mode;
     const corpus = syntheticCorpus(590);

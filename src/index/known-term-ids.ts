@@ -1,7 +1,7 @@
 /**
  * Term ids this process has seen, per mode: a term's id never changes (rows of index_terms are
- * added, never deleted or renumbered), so a write need not look up again the terms it has met
- * before. Nearly every term of a new page is a known one, and their lookup was the costliest
+ * added, never renumbered, and deleted only with the whole mode, its statistics row included),
+ * so a write need not look up again the terms it has met before. Nearly every term of a new page is a known one, and their lookup was the costliest
  * statement left of a small write. Only ids read from the table or committed by this process's
  * own writes are kept: an id inserted by a transaction that rolled back never is.
  */
@@ -26,6 +26,12 @@ export class KnownTermIds {
       this.size++;
     }
     this.forgetOldest();
+  }
+
+  /** Forgets a mode's ids (its terms were deleted along with its statistics: see writeBatch). */
+  forget(mode: string): void {
+    this.size -= this.byMode.get(mode)?.size ?? 0;
+    this.byMode.delete(mode);
   }
 
   private forgetOldest(): void {

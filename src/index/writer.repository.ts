@@ -33,7 +33,9 @@ export async function writeBatch(
     // Writers of one mode take turns, the mode's statistics row (locked first) being their
     // mutex: concurrent batches otherwise take gap locks on the same URL and term ranges in
     // different orders and deadlock each other over and over.
-    await lockStats(trx, mode);
+    // A mode without statistics was never written or has been emptied: term ids this process
+    // remembers of it may name rows that are gone.
+    if (await lockStats(trx, mode)) known?.forget(mode);
     const hashes = inputs.map((d) => sha256Hex(d.url));
     const existing = await trx.selectFrom('index_documents').select(['id', 'url_hash', 'content_hash', 'duplicate_of', 'passage_count'])
       .where('mode', '=', mode).where('url_hash', 'in', hashes).forUpdate().execute();
