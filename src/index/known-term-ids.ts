@@ -1,9 +1,10 @@
 /**
  * Term ids this process has seen, per mode: a term's id never changes (rows of index_terms are
  * added, never renumbered, and deleted only with the whole mode, its statistics row included),
- * so a write need not look up again the terms it has met before. Nearly every term of a new page is a known one, and their lookup was the costliest
- * statement left of a small write. Only ids read from the table or committed by this process's
- * own writes are kept: an id inserted by a transaction that rolled back never is.
+ * so a write need not look up again the terms it has met before. Nearly every term of a new page
+ * is a known one, and their lookup was the costliest statement left of a small write. Only ids
+ * read from the table or committed by this process's own writes are kept: an id inserted by a
+ * transaction that rolled back never is.
  */
 export class KnownTermIds {
   private readonly byMode = new Map<string, Map<string, number>>();
@@ -17,7 +18,6 @@ export class KnownTermIds {
   }
 
   remember(mode: string, ids: Iterable<readonly [string, number]>): void {
-    if (this.max <= 0) return;
     let known = this.byMode.get(mode);
     if (!known) this.byMode.set(mode, (known = new Map()));
     for (const [term, id] of ids) {

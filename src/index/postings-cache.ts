@@ -8,6 +8,11 @@ export interface CachedBlock {
 /** What an entry costs besides its bytes (the key, the array, the map's slot), for the budget. */
 const ENTRY_OVERHEAD = 128;
 
+/** What a list of blocks counts for in the budget. */
+function entryBytes(blocks: readonly CachedBlock[]): number {
+  return ENTRY_OVERHEAD + blocks.reduce((sum, b) => sum + b.data.byteLength, 0);
+}
+
 /** A block copied into shared memory: a row's buffer may be a slice of a much larger one, and a pool thread then shares it instead of copying it. */
 function shared({ block, data }: { block: number; data: Uint8Array }): CachedBlock {
   const copy = new Uint8Array(new SharedArrayBuffer(data.byteLength));
@@ -36,13 +41,18 @@ export class PostingsCache {
 
   constructor(private readonly maxBytes: number) {}
 
+  /** The name of one segment however a database is emptied and refilled: its id and creation time. */
+  static segmentKey(segment: { id: number; createdAt: number }): string {
+    return `${segment.id}:${segment.createdAt}`;
+  }
+
   static key(segment: { id: number; createdAt: number }, termId: number): string {
-    return `${segment.id}:${segment.createdAt}:${termId}`;
+    return `${PostingsCache.segmentKey(segment)}:${termId}`;
   }
 
   /** A segment's lists by term if it is packed, null if it is not, undefined when not known here. */
   packed(segment: { id: number; createdAt: number }): ReadonlyMap<number, CachedBlock[]> | null | undefined {
-    const key = PostingsCache.key(segment, 0);
+    const key = PostingsCache.segmentKey(segment);
     const entry = this.packedSegments.get(key);
     if (entry) {
       this.packedSegments.delete(key);
@@ -55,10 +65,10 @@ export class PostingsCache {
   setPacked(segment: { id: number; createdAt: number }, lists: readonly { termId: number; chunks: readonly { block: number; data: Uint8Array }[] }[] | null): ReadonlyMap<number, CachedBlock[]> | null {
     const kept = lists === null ? null : new Map(lists.map(({ termId, chunks }) => [termId, chunks.map(shared)]));
     let bytes = ENTRY_OVERHEAD;
-    for (const blocks of kept?.values() ?? []) bytes += ENTRY_OVERHEAD + blocks.reduce((sum, b) => sum + b.data.byteLength, 0);
+    for (const blocks of kept?.values() ?? []) bytes += entryBytes(blocks);
     const limit = this.maxBytes / 4;
     if (bytes > limit) return kept;
-    const key = PostingsCache.key(segment, 0);
+    const key = PostingsCache.segmentKey(segment);
     this.packedBytes += bytes - (this.packedSegments.get(key)?.bytes ?? 0);
     this.packedSegments.delete(key);
     this.packedSegments.set(key, { lists: kept, bytes });
@@ -82,7 +92,7 @@ export class PostingsCache {
   /** Keeps `blocks` (copied into shared memory: a row's buffer may be a slice of a much larger one) and returns the kept copy. */
   set(key: string, blocks: readonly { block: number; data: Uint8Array }[]): CachedBlock[] {
     const kept = blocks.map(shared);
-    const bytes = ENTRY_OVERHEAD + kept.reduce((sum, b) => sum + b.data.byteLength, 0);
+    const bytes = entryBytes(kept);
     if (bytes > this.maxBytes) return kept;
     const old = this.entries.get(key);
     if (old) {

@@ -252,7 +252,6 @@ class ListCursor {
       // A packed segment: its one row is its packed value.
       this.rows = unpackLists(page[0]!.data as Uint8Array).flatMap(({ termId, chunks }) => chunks.map(({ data }) => ({ termId, data })));
       this.finished = true;
-      if (this.rows.length > 0) this.after = this.rows[this.rows.length - 1]!.termId;
       return;
     }
     let rows = page.map((r) => ({ termId: Number(r.term_id), data: r.data as Uint8Array }));

@@ -116,11 +116,11 @@ export async function readTermChunks(db: Kysely<Database>, cache: PostingsCache,
     if (cached) return cached;
     const { found, read } = await readMissing(db, cache, segments, termIds);
     const after = await activeSegments(db, mode);
-    const unchanged = after.length === segments.length && after.every((s, i) => segmentKey(s) === segmentKey(segments[i]!));
+    const unchanged = after.length === segments.length && after.every((s, i) => PostingsCache.segmentKey(s) === PostingsCache.segmentKey(segments[i]!));
     if (unchanged) return assemble(segments, termIds, (key) => found.get(key) ?? cache.set(key, read.get(key) ?? []));
-    const stillActive = new Set(after.map(segmentKey));
+    const stillActive = new Set(after.map((s) => PostingsCache.segmentKey(s)));
     for (const segment of segments) {
-      if (!stillActive.has(segmentKey(segment))) continue;
+      if (!stillActive.has(PostingsCache.segmentKey(segment))) continue;
       for (const termId of termIds) {
         const key = PostingsCache.key(segment, termId);
         if (!found.has(key)) cache.set(key, read.get(key) ?? []);
@@ -204,9 +204,6 @@ function assemble(segments: readonly ActiveSegment[], termIds: readonly number[]
     .map(({ block, data }) => ({ termId, segmentId: segment.id, block, firstPassage: segment.firstPassage, data }))));
 }
 
-function segmentKey(segment: ActiveSegment): string {
-  return `${segment.id}:${segment.createdAt}`;
-}
 
 interface ActiveSegment {
   id: number;
