@@ -70,15 +70,19 @@ describe('search index (MySQL)', function () {
     index = new MysqlDocumentIndex(storage.db, pool);
   });
   after(async () => {
-    for (const mode of [MODE_A, MODE_B]) {
-      await index.deleteByDomain(mode, 'test');
-      await storage.db.deleteFrom('index_terms').where('mode', '=', mode).execute();
-      await storage.db.deleteFrom('index_stats').where('mode', '=', mode).execute();
-    }
+    for (const mode of [MODE_A, MODE_B]) await emptyMode(mode, 'test');
     await index.close();
     await pool.close();
     await storage.close();
   });
+
+  /** Takes a test's mode out of the shared database: its documents (by domain), its merges settled, its terms and statistics. */
+  async function emptyMode(mode: Mode, ...domains: string[]): Promise<void> {
+    for (const domain of domains) await index.deleteByDomain(mode, domain);
+    await index.settle(mode);
+    await storage.db.deleteFrom('index_terms').where('mode', '=', mode).execute();
+    await storage.db.deleteFrom('index_stats').where('mode', '=', mode).execute();
+  }
 
   /** df of every term equals the live passages in its stored postings; the statistics and document lengths match the passages. */
   async function statisticsAreConsistent(mode: Mode): Promise<void> {
@@ -222,9 +226,7 @@ describe('search index (MySQL)', function () {
       const excluded = await filteredWhileScoring.retrieve(mode, 'kelp', { ...include, domains: { include: [`small-${RUN}.test`], exclude: [`www.small-${RUN}.test`] } });
       expect(excluded.map((h) => h.url)).to.deep.equal([small[0]!.url]);
     } finally {
-      for (const site of ['big', 'small']) await index.deleteByDomain(mode, `${site}-${RUN}.test`);
-      await storage.db.deleteFrom('index_terms').where('mode', '=', mode).execute();
-      await storage.db.deleteFrom('index_stats').where('mode', '=', mode).execute();
+      await emptyMode(mode, `big-${RUN}.test`, `small-${RUN}.test`);
     }
   });
 
@@ -254,9 +256,7 @@ describe('search index (MySQL)', function () {
       await index.deleteByUrls(mode, [`https://puffin-${RUN}.test/1`]);
       expect(await same('puffins burrows')).to.deep.equal(['3']);
     } finally {
-      await index.deleteByDomain(mode, `puffin-${RUN}.test`);
-      await storage.db.deleteFrom('index_terms').where('mode', '=', mode).execute();
-      await storage.db.deleteFrom('index_stats').where('mode', '=', mode).execute();
+      await emptyMode(mode, `puffin-${RUN}.test`);
       for (const opened of [remembering, reading, tight]) await opened.close();
     }
   });
@@ -328,10 +328,7 @@ describe('search index (MySQL)', function () {
       await expectExhaustive(mode, corpus.slice(200), 12, 10);
     } finally {
       await other.close();
-      await index.deleteByDomain(mode, `merge-${RUN}.test`);
-      await index.settle(mode);
-      await storage.db.deleteFrom('index_terms').where('mode', '=', mode).execute();
-      await storage.db.deleteFrom('index_stats').where('mode', '=', mode).execute();
+      await emptyMode(mode, `merge-${RUN}.test`);
     }
   });
 
@@ -393,21 +390,15 @@ describe('search index (MySQL)', function () {
 
   it('writes a mode emptied by hand (terms and statistics deleted) again under its new term ids, not those it remembered', async () => {
     const mode = `w${RUN}` as Mode;
-    const clear = async () => {
-      await index.deleteByDomain(mode, `wiped-${RUN}.test`);
-      await index.settle(mode);
-      await storage.db.deleteFrom('index_terms').where('mode', '=', mode).execute();
-      await storage.db.deleteFrom('index_stats').where('mode', '=', mode).execute();
-    };
     try {
       await index.indexDocuments(mode, [doc(`https://wiped-${RUN}.test/1`, 'Otters float on their backs in kelp forests.')]);
       expect((await index.retrieve(mode, 'otters kelp', { limit: 5 })).map((h) => h.url)).to.deep.equal([`https://wiped-${RUN}.test/1`]);
-      await clear();
+      await emptyMode(mode, `wiped-${RUN}.test`);
       await index.indexDocuments(mode, [doc(`https://wiped-${RUN}.test/2`, 'Otters crack shells on stones in kelp beds.')]);
       expect((await index.retrieve(mode, 'otters kelp', { limit: 5 })).map((h) => h.url)).to.deep.equal([`https://wiped-${RUN}.test/2`]);
       await statisticsAreConsistent(mode);
     } finally {
-      await clear();
+      await emptyMode(mode, `wiped-${RUN}.test`);
     }
   });
 
@@ -444,10 +435,7 @@ describe('search index (MySQL)', function () {
       await sameAsExhaustive(32);
     } finally {
       await reading.close();
-      await index.deleteByDomain(mode, `exact-${RUN}.test`);
-      await index.settle(mode);
-      await storage.db.deleteFrom('index_terms').where('mode', '=', mode).execute();
-      await storage.db.deleteFrom('index_stats').where('mode', '=', mode).execute();
+      await emptyMode(mode, `exact-${RUN}.test`);
     }
   });
 
@@ -472,9 +460,7 @@ describe('search index (MySQL)', function () {
         }
       }
     } finally {
-      await index.deleteByDomain(mode, `exact-${RUN}.test`);
-      await storage.db.deleteFrom('index_terms').where('mode', '=', mode).execute();
-      await storage.db.deleteFrom('index_stats').where('mode', '=', mode).execute();
+      await emptyMode(mode, `exact-${RUN}.test`);
     }
   });
 });
