@@ -1,4 +1,4 @@
-import { decodePostings, encodeBlocks, type StoredBlock } from './postings-codec.js';
+import { decodePostingsInto, encodeBlocks, type PostingColumns, type StoredBlock } from './postings-codec.js';
 
 export interface MergePostingsInput {
   /** Each term's stored blocks from the segments being merged, oldest segment first. */
@@ -17,6 +17,13 @@ export interface MergePostingsOutput {
 }
 
 /**
+ * Columns every merge of this thread decodes into, grown as needed and kept. A merge of the small
+ * segments concurrent extractions write reads thousands of lists of a few postings each: typed
+ * arrays allocated per list (six, with their views) cost more than decoding the lists.
+ */
+const scratch: PostingColumns = { passages: new Uint32Array(1024), tfs: new Uint32Array(1024), lengths: new Uint32Array(1024) };
+
+/**
  * Pool task: rewrites the lists of several segments as one, sorted by passage id, without the
  * postings of deleted passages. A term left with no postings is left out.
  */
@@ -25,36 +32,34 @@ export function mergePostings(input: MergePostingsInput): MergePostingsOutput {
   let dropped = 0;
   const lists: MergePostingsOutput['lists'] = [];
   for (const { termId, chunks } of input.lists) {
-    const decoded = chunks.map(decodePostings);
-    const total = decoded.reduce((sum, c) => sum + c.passages.length, 0);
-    const passages = new Uint32Array(total);
-    const tfs = new Uint32Array(total);
-    const lengths = new Uint32Array(total);
+    let total = 0;
+    for (const chunk of chunks) total += decodePostingsInto(chunk, scratch, total);
+    const { passages, tfs, lengths } = scratch;
+    // Live postings moved to the front, in place (a posting only ever moves towards the front).
     let kept = 0;
-    for (const chunk of decoded) {
-      for (let i = 0; i < chunk.passages.length; i++) {
-        const offset = chunk.passages[i]! - input.first;
-        if (offset < 0 || !(input.live[offset >> 3]! & (1 << (offset & 7)))) continue;
-        passages[kept] = chunk.passages[i]!;
-        tfs[kept] = chunk.tfs[i]!;
-        lengths[kept] = chunk.lengths[i]!;
-        kept++;
-      }
+    let ordered = true;
+    for (let i = 0; i < total; i++) {
+      const passage = passages[i]!;
+      const offset = passage - input.first;
+      if (offset < 0 || !(input.live[offset >> 3]! & (1 << (offset & 7)))) continue;
+      if (kept > 0 && passages[kept - 1]! >= passage) ordered = false;
+      passages[kept] = passage;
+      tfs[kept] = tfs[i]!;
+      lengths[kept] = lengths[i]!;
+      kept++;
     }
     dropped += total - kept;
     written += kept;
     if (kept === 0) continue;
-    const order = sortedOrder(passages, kept);
-    const sorted = order ? [passages, tfs, lengths].map((column) => order.map((i) => column[i]!)) : [passages, tfs, lengths];
-    lists.push({ termId, chunks: encodeBlocks(sorted[0]!, sorted[1]!, sorted[2]!, kept, input.first) });
+    // Segments are merged oldest first, so their lists usually come in order already.
+    const columns = ordered ? [passages, tfs, lengths] : sortedColumns(passages, tfs, lengths, kept);
+    lists.push({ termId, chunks: encodeBlocks(columns[0]!, columns[1]!, columns[2]!, kept, input.first) });
   }
   return { lists, written, dropped };
 }
 
-/** Segments are merged oldest first, so their lists usually come in order already: null then. */
-function sortedOrder(passages: Uint32Array, count: number): Uint32Array | null {
-  let ordered = true;
-  for (let i = 1; i < count && ordered; i++) ordered = passages[i - 1]! < passages[i]!;
-  if (ordered) return null;
-  return Uint32Array.from({ length: count }, (_v, i) => i).sort((a, b) => passages[a]! - passages[b]!);
+/** The first `count` postings sorted by passage id, as new columns. */
+function sortedColumns(passages: Uint32Array, tfs: Uint32Array, lengths: Uint32Array, count: number): Uint32Array[] {
+  const order = Uint32Array.from({ length: count }, (_v, i) => i).sort((a, b) => passages[a]! - passages[b]!);
+  return [passages, tfs, lengths].map((column) => order.map((i) => column[i]!));
 }

@@ -55,10 +55,19 @@ class ByteWriter {
     this.size += bytes.length;
   }
 
+  /** A copy of what was written; the writer is empty again, its buffer kept for the next value. */
   finish(): Uint8Array {
-    return this.bytes.slice(0, this.size);
+    const written = this.bytes.slice(0, this.size);
+    this.size = 0;
+    return written;
   }
 }
+
+/**
+ * The writer of every postings chunk this thread encodes: a merge encodes thousands of lists of
+ * a few bytes, and a buffer of its own for each cost more than writing them.
+ */
+const chunkWriter = new ByteWriter();
 
 class ByteReader {
   private at = 0;
@@ -87,7 +96,7 @@ class ByteReader {
 
 /** Encodes postings sorted by passage id (ascending, distinct): the writer's and the merger's output. */
 export function encodePostings(passages: ArrayLike<number>, tfs: ArrayLike<number>, lengths: ArrayLike<number>, from = 0, to = passages.length): Uint8Array {
-  const out = new ByteWriter();
+  const out = chunkWriter;
   out.varint(to - from);
   let previous = 0;
   for (let i = from; i < to; i++) {
