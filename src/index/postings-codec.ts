@@ -64,10 +64,11 @@ class ByteWriter {
 }
 
 /**
- * The writer of every postings chunk this thread encodes: a merge encodes thousands of lists of
- * a few bytes, and a buffer of its own for each cost more than writing them.
+ * The writer of every postings chunk and term-id set this thread encodes: a merge encodes
+ * thousands of lists of a few bytes, a write a set per passage, and a buffer of its own for each
+ * (256 bytes, outside V8's heap) cost more than writing them.
  */
-const chunkWriter = new ByteWriter();
+const shortWriter = new ByteWriter();
 
 class ByteReader {
   private at = 0;
@@ -96,7 +97,7 @@ class ByteReader {
 
 /** Encodes postings sorted by passage id (ascending, distinct): the writer's and the merger's output. */
 export function encodePostings(passages: ArrayLike<number>, tfs: ArrayLike<number>, lengths: ArrayLike<number>, from = 0, to = passages.length): Uint8Array {
-  const out = chunkWriter;
+  const out = shortWriter;
   out.varint(to - from);
   let previous = 0;
   for (let i = from; i < to; i++) {
@@ -173,7 +174,7 @@ export function decodePostingsInto(bytes: Uint8Array, columns: PostingColumns, o
 /** Encodes a set of ids (any order; duplicates kept once). */
 export function encodeIdSet(ids: Iterable<number>): Uint8Array {
   const sorted = Uint32Array.from(new Set(ids)).sort();
-  const out = new ByteWriter();
+  const out = shortWriter;
   out.varint(sorted.length);
   let previous = 0;
   for (const id of sorted) {
