@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { cuesOf, directionOf, polarity, quantityMatch, restates, statesFigures } from '../src/stance/cues.js';
 import { alignedDirection, negatesAny, scopesOf } from '../src/stance/cue-scopes.js';
-import { analyseClaim, entityTerms, pairFeatures } from '../src/stance/features.js';
+import { analyseClaim, entityTerms, pairFeatures, sourceCoverage } from '../src/stance/features.js';
 import { analyze } from '../src/text/analyze.js';
 import { checkModel, STANCES, stanceProbabilities } from '../src/stance/model.js';
 import { STANCE_MODEL, VERDICT_THRESHOLDS } from '../src/stance/model-weights.js';
@@ -14,8 +14,11 @@ import { authorityScore } from '../src/validate/authority.js';
 /** Term weights as the index would give them: rare terms weigh more. */
 const WEIGHTS: Record<string, number> = { aspirin: 6, reduc: 3, risk: 2, stroke: 5, elder: 4, patient: 1.5, vitamin: 4, d: 3, bone: 4, densiti: 4 };
 
+/** The stance model's reading of a sentence given as a source of its own. */
 function stance(claim: string, sentence: string): Record<(typeof STANCES)[number], number> {
-  const [supports, contradicts, neutral] = stanceProbabilities(checkModel(STANCE_MODEL), pairFeatures(analyseClaim(claim, 'en', WEIGHTS), sentence, 'en'));
+  const analysed = analyseClaim(claim, 'en', WEIGHTS);
+  const features = pairFeatures(analysed, sentence, 'en', sourceCoverage(analysed, [analyze(sentence, 'en')], 'en'));
+  const [supports, contradicts, neutral] = stanceProbabilities(checkModel(STANCE_MODEL), features);
   return { supports: supports!, contradicts: contradicts!, neutral: neutral! };
 }
 
@@ -152,10 +155,26 @@ describe('stance', () => {
 
     it('reads a finding with the sentence before it, which names what it speaks of', () => {
       const finding = 'The risk of stroke fell by a third.';
-      const alone = stanceProbabilities(checkModel(STANCE_MODEL), pairFeatures(analyseClaim(claim, 'en', WEIGHTS), finding, 'en'));
+      const analysed = analyseClaim(claim, 'en', WEIGHTS);
+      const terms = analyze(finding, 'en');
       const previous = analyze('Elderly patients took aspirin daily for five years.', 'en');
-      const read = stanceProbabilities(checkModel(STANCE_MODEL), pairFeatures(analyseClaim(claim, 'en', WEIGHTS), finding, 'en', analyze(finding, 'en'), previous));
+      // Both read as sentences of one source: only the previous sentence differs.
+      const source = sourceCoverage(analysed, [previous, terms], 'en');
+      const alone = stanceProbabilities(checkModel(STANCE_MODEL), pairFeatures(analysed, finding, 'en', source, terms));
+      const read = stanceProbabilities(checkModel(STANCE_MODEL), pairFeatures(analysed, finding, 'en', source, terms, previous));
       expect(read[0]).to.be.greaterThan(alone[0]! + 0.05);
+    });
+
+    it('reads a sentence as more likely about the claim when its source states the claim elsewhere', () => {
+      const analysed = analyseClaim(claim, 'en', WEIGHTS);
+      const finding = 'The risk of stroke fell by a third.';
+      const terms = analyze(finding, 'en');
+      const elsewhere = analyze('Elderly patients in the trial took aspirin daily.', 'en');
+      const probabilities = (source: readonly (readonly string[])[]) =>
+        stanceProbabilities(checkModel(STANCE_MODEL), pairFeatures(analysed, finding, 'en', sourceCoverage(analysed, source, 'en'), terms));
+      const alone = probabilities([terms]);
+      const named = probabilities([elsewhere, analyze('Follow-up lasted five years.', 'en'), terms]);
+      expect(named[2]).to.be.lessThan(alone[2]!);
     });
 
     it('refuses weights trained for another feature list', () => {

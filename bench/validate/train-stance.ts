@@ -26,7 +26,7 @@ import path from 'node:path';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { analyze, analyzeQuery } from '../../src/text/analyze.js';
 import { idf } from '../../src/ranking/bm25.js';
-import { analyseClaim, FEATURES, pairFeatures } from '../../src/stance/features.js';
+import { analyseClaim, FEATURES, pairFeatures, sourceCoverage } from '../../src/stance/features.js';
 import { STANCES, stanceProbabilities, type StanceModel } from '../../src/stance/model.js';
 import { calibrated, claimVerdict, HEDGED_WEIGHT, type ConfidenceCalibration, type VerdictThresholds } from '../../src/stance/verdict.js';
 import { prng } from '../../test/helpers/prng.js';
@@ -88,7 +88,8 @@ function retrieve(claim: string): string[] {
 /** The features of each sentence of an abstract, read with the sentence before it (as judgeClaim reads a passage). */
 function abstractFeatures(claim: ReturnType<typeof analyseClaim>, sentences: readonly string[]): number[][] {
   const terms = sentences.map((sentence) => analyze(sentence, 'en'));
-  return sentences.map((sentence, i) => pairFeatures(claim, sentence, 'en', terms[i], terms[i - 1]));
+  const source = sourceCoverage(claim, terms, 'en');
+  return sentences.map((sentence, i) => pairFeatures(claim, sentence, 'en', source, terms[i], terms[i - 1]));
 }
 
 /** Per claim, the features of every sentence of its retrieved abstracts. */

@@ -78,6 +78,7 @@ export const FEATURES = [
   'coverage added by the previous sentence', 'direction mismatch after the previous sentence', 'polarity mismatch after the previous sentence',
   'direction mismatch beside claim terms', 'direction agreement beside claim terms', 'negation mismatch beside claim terms',
   'plain coverage', 'entity coverage', 'entity replaced', 'sentence about the claim', 'hedge beside claim terms', 'claim hedged',
+  'source coverage',
 ] as const;
 
 /**
@@ -93,7 +94,10 @@ export const FEATURES = [
  * terms, when the caller has them; `previous`: the previous sentence's, if any; `cues`: the
  * sentence's cues, when the caller has them.
  */
-export function pairFeatures(claim: AnalysedClaim, sentence: string, language: string | null, analysed = analyze(sentence, language), previousAnalysed: readonly string[] = [], cues = cuesOf(sentence)): number[] {
+export function pairFeatures(
+  claim: AnalysedClaim, sentence: string, language: string | null, sourceCoverage: number,
+  analysed = analyze(sentence, language), previousAnalysed: readonly string[] = [], cues = cuesOf(sentence),
+): number[] {
   const terms = canonicalTerms(analysed, language);
   const previous = canonicalTerms(previousAnalysed, language);
   const present = new Set(terms);
@@ -137,7 +141,20 @@ export function pairFeatures(claim: AnalysedClaim, sentence: string, language: s
     alignment.precision,
     hedgesAny(scopes, claim.content.weights) ? coverage : 0,
     claim.cues.hedged ? 1 : 0,
+    sourceCoverage,
   ];
+}
+
+/**
+ * How much of the claim (by weight, synonyms as one) its source states anywhere, every sentence
+ * together: a finding whose subject the source names in another sentence is about the claim, and
+ * a source that states one of the claim's key terms nowhere is about something else, however
+ * well one of its sentences matches the rest.
+ */
+export function sourceCoverage(claim: AnalysedClaim, sentences: readonly (readonly string[])[], language: string | null): number {
+  const present = new Set<string>();
+  for (const terms of sentences) for (const term of canonicalTerms(terms, language)) present.add(term);
+  return coverageOf(claim, present);
 }
 
 /**

@@ -3,7 +3,7 @@ import { sharedLanguage } from '../text/analysis-language.js';
 import { splitSentences } from '../text/passages.js';
 import { hammingDistance, simhashBands } from '../text/simhash.js';
 import { cuesOf, restates, statesFigures } from './cues.js';
-import { analyseClaim, contentCoverage, FEATURES, pairFeatures } from './features.js';
+import { analyseClaim, contentCoverage, FEATURES, pairFeatures, sourceCoverage } from './features.js';
 import { checkModel, stanceProbabilities, type Stance } from './model.js';
 import { CONFIDENCE_CALIBRATION, STANCE_MODEL, VERDICT_THRESHOLDS } from './model-weights.js';
 import { calibrated, claimVerdict, HEDGED_WEIGHT, type ClaimVerdict } from './verdict.js';
@@ -150,12 +150,12 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
   const judged = input.sources.map((source) => {
     // Each sentence with its passage's previous one, which may name what it speaks of ("It was raised").
     const sentences = source.passages.flatMap((p, passage) => splitSentences(p, language).map((text, i) => ({ text, first: i === 0, passage }))).slice(0, MAX_SENTENCES);
-    let previous: string[] = [];
-    const scored = sentences.map(({ text, first, passage }) => {
-      const terms = analyze(text, language);
+    const analysed = sentences.map(({ text }) => analyze(text, language));
+    const covered = sourceCoverage(claim, analysed, language);
+    const scored = sentences.map(({ text, first, passage }, n) => {
+      const terms = analysed[n]!;
       const cues = cuesOf(text);
-      const features = pairFeatures(claim, text, language, terms, first ? [] : previous, cues);
-      previous = terms;
+      const features = pairFeatures(claim, text, language, covered, terms, first ? [] : analysed[n - 1], cues);
       const probabilities = stanceProbabilities(MODEL, features);
       // The rules below read a short sentence's cues as bearing on the claim; one that only
       // suggests it ("may help") asserts nothing they could settle, and the model decides.
