@@ -29,5 +29,12 @@ export function forEachWord(chunk: string, language: string | null, visit: (word
     for (const { segment, isWordLike } of segmenterFor(language, 'word').segment(chunk)) if (isWordLike) visit(segment);
     return;
   }
-  for (const match of chunk.matchAll(WORD)) visit(match[0]);
+  // exec on the one expression (matchAll would copy it for every chunk), its position kept
+  // across `visit`, which may itself read words.
+  WORD.lastIndex = 0;
+  for (let match = WORD.exec(chunk); match !== null; match = WORD.exec(chunk)) {
+    const next = WORD.lastIndex;
+    visit(match[0]);
+    WORD.lastIndex = next;
+  }
 }
