@@ -24,7 +24,7 @@ const NEGATIONS = new Set([
  */
 const DIRECTIONS = new Map<string, 1 | -1>();
 const UP = [
-  'increase', 'increases', 'increased', 'increasing', 'rise', 'rises', 'rose', 'raise', 'raises', 'raised', 'elevate',
+  'increase', 'increases', 'increased', 'increasing', 'rise', 'rises', 'rose', 'risen', 'raise', 'raises', 'raised', 'elevate',
   'elevates', 'elevated', 'higher', 'high', 'highest', 'more', 'greater', 'greatest', 'enhance', 'enhances', 'enhanced',
   'promote', 'promotes', 'promoted', 'induce', 'induces', 'induced', 'activate', 'activates', 'activated', 'upregulate',
   'upregulates', 'upregulated', 'upregulation', 'improve', 'improves', 'improved', 'accelerate', 'accelerates',
@@ -48,7 +48,7 @@ const DOWN = [
   'attenuated', 'downregulate', 'downregulates', 'downregulated', 'downregulation', 'impair', 'impairs', 'impaired',
   'diminish', 'diminishes', 'diminished', 'prevent', 'prevents', 'prevented', 'block', 'blocks', 'blocked', 'slow',
   'slows', 'slowed', 'loss', 'lose', 'loses', 'lost', 'smaller', 'shorter', 'negative', 'negatively', 'drop', 'drops',
-  'dropped', 'fall', 'falls', 'fell', 'deficiency', 'deficient', 'depletion', 'depleted',
+  'dropped', 'fall', 'falls', 'fell', 'fallen', 'deficiency', 'deficient', 'depletion', 'depleted',
   'knockdown', 'knockout', 'worsen', 'worsens', 'worsened', 'worse', 'impede', 'impedes', 'impeded', 'deactivate',
   'deactivates', 'deactivated', 'disrupt', 'disrupts', 'disrupted', 'hinder', 'hinders', 'hindered', 'hamper', 'hampers',
   'hampered', 'abolish', 'abolishes', 'abolished', 'abrogate', 'abrogates', 'abrogated', 'eliminate', 'eliminates',
@@ -56,7 +56,7 @@ const DOWN = [
   'shorten', 'shortens', 'shortened', 'delay', 'delays', 'delayed', 'dampen', 'dampens', 'dampened', 'detrimental',
   'harm', 'harms', 'harmful', 'damage', 'damages', 'damaged', 'poor', 'poorly',
   'protect', 'protects', 'protected', 'protective', 'unsafe', 'dangerous', 'toxic', 'colder', 'cooler', 'cooling',
-  'shrink', 'shrinks', 'shrank', 'shrinking', 'cure', 'cures', 'cured',
+  'shrink', 'shrinks', 'shrank', 'shrunk', 'shrinking', 'cure', 'cures', 'cured',
   'thinner', 'narrower', 'shallower', 'cheaper', 'lighter', 'cut', 'cuts', 'slash', 'slashes', 'slashed', 'hurt', 'hurts',
   'plunge', 'plunges', 'plunged', 'plummet', 'plummets', 'plummeted',
 ];
