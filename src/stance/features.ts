@@ -90,9 +90,10 @@ export const FEATURES = [
  * coverage, with the disagreements scaled by that: a finding often names its subject one
  * sentence earlier ("Mice were fed X. Their weight fell."). And the same disagreements read only
  * where they bear on the claim's terms (cue-scopes.ts): the direction words beside what the
- * claim's move, the negations before its terms. `terms`: the sentence's analysed
- * terms, when the caller has them; `previous`: the previous sentence's, if any; `cues`: the
- * sentence's cues, when the caller has them.
+ * claim's move, the negations before its terms. And how much of the claim the sentence's whole
+ * source states (`sourceCoverage`, of every sentence of the source). `analysed`: the sentence's
+ * analysed terms, when the caller has them; `previousAnalysed`: the previous sentence's, if any;
+ * `cues`: the sentence's cues, when the caller has them.
  */
 export function pairFeatures(
   claim: AnalysedClaim, sentence: string, language: string | null, sourceCoverage: number,
