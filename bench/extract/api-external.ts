@@ -20,10 +20,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { Redis } from 'ioredis';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { spawnService, type ServiceProcess } from '../../test/helpers/service-process.js';
 import { dropDatabase, databaseUrl } from '../../test/helpers/database.js';
+import { removeKeys } from '../../test/helpers/redis-keys.js';
 import { TEST_KEY } from '../../test/helpers/service.js';
 import { unlimitedPlan } from '../unlimited-plan.js';
 import { cpuOf as serverCpuOf, processNamed } from '../process-cpu.js';
@@ -199,11 +199,5 @@ function printStages(title: string, samples: StageSamples, msPerPage: (samples: 
 pageServer.kill();
 plan.remove();
 await dropDatabase(serverUrl, database);
-const redis = new Redis(redisUrl);
-for (let cursor = '0'; ;) {
-  const [next, keys] = await redis.scan(cursor, 'MATCH', `${queuePrefix}*`, 'COUNT', 1000);
-  if (keys.length > 0) await redis.del(...keys);
-  if ((cursor = next) === '0') break;
-}
-await redis.quit();
+await removeKeys(redisUrl, queuePrefix);
 fs.rmSync(dir, { recursive: true, force: true });

@@ -35,6 +35,7 @@ import { Pool } from 'undici';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log/logger.js';
 import { startService, type RunningService } from '../../src/service.js';
+import { removeKeys } from '../../test/helpers/redis-keys.js';
 import { testEnv, TEST_KEY } from '../../test/helpers/service.js';
 import { createDatabase, databaseUrl } from '../../test/helpers/database.js';
 import { apiDocument, loadCorpus, loadQrels, loadQueries, loadTrainClaims, ndcgAt, recallAt, scifactId } from '../index/scifact.js';
@@ -60,6 +61,15 @@ interface Bench {
   service: RunningService;
   client: Pool;
   key: string;
+  /** The service's Redis and key prefix, for removing its keys once it is closed. */
+  redis: { url: string; prefix: string };
+}
+
+/** Stops the bench's client and service and removes the service's keys from Redis. */
+async function close(bench: Bench): Promise<void> {
+  await bench.client.close();
+  await bench.service.close();
+  await removeKeys(bench.redis.url, bench.redis.prefix);
 }
 
 async function open(databaseUrl: string): Promise<Bench> {
@@ -73,7 +83,7 @@ async function open(databaseUrl: string): Promise<Bench> {
   }));
   const service = await startService(config, 'all', createLogger('silent', 'all'));
   const client = new Pool(service.url, { connections: 16 });
-  const bench = { service, client, key: TEST_KEY };
+  const bench = { service, client, key: TEST_KEY, redis: { url: config.redisUrl, prefix: config.queuePrefix } };
   const created = await post(bench, '/v1/auth/keys', { name: 'bench-search', mode: 'test' }, TEST_KEY);
   return { ...bench, key: created.data.key as string };
 }
@@ -174,8 +184,7 @@ async function latency(url: string, label: string): Promise<void> {
     }));
     if (pass === 'stages') await stages(bench, label);
     else await measure(bench, label, pass);
-    await bench.client.close();
-    await bench.service.close();
+    await close(bench);
   }
 }
 
@@ -258,8 +267,7 @@ if (!LATENCY_ONLY) {
   await post(scifact, '/v1/search', { query: 'warm up', options: { enable_cache: false } });
   await quality(scifact);
 }
-await scifact.client.close();
-await scifact.service.close();
+await close(scifact);
 await latency(scifactUrl, 'SciFact index');
 if (MILLION) await latency(MILLION, 'SciFact + 1M synthetic passages');
 plan.remove();

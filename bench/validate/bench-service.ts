@@ -2,6 +2,7 @@ import { Pool } from 'undici';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log/logger.js';
 import { startService } from '../../src/service.js';
+import { removeKeys } from '../../test/helpers/redis-keys.js';
 import { testEnv } from '../../test/helpers/service.js';
 import { unlimitedPlan } from '../unlimited-plan.js';
 
@@ -31,6 +32,7 @@ export async function startValidateBench(databaseUrl: string, concurrency: numbe
       await client.close();
       await service.close();
       plan.remove();
+      await removeKeys(config.redisUrl, config.queuePrefix);
     },
   };
 }

@@ -8,8 +8,8 @@
  *  - Redis key prefixes (queues, rate limits, the result cache) start with `test-<run>-`.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { createDatabase, databaseUrl, dropDatabase, dropDatabases } from './database.js';
+import { removeKeys } from './redis-keys.js';
 
 const RUN = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
 const SERVER_URL = process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test';
@@ -51,16 +51,6 @@ export const mochaHooks = {
   },
   async afterAll(): Promise<void> {
     await dropDatabases(SERVER_URL, DATABASE);
-    const redis = new Redis(REDIS_URL);
-    try {
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${KEY_PREFIX}*`, 'COUNT', 1000);
-        if (keys.length > 0) await redis.unlink(...keys);
-        cursor = next;
-      } while (cursor !== '0');
-    } finally {
-      redis.disconnect();
-    }
+    await removeKeys(REDIS_URL, KEY_PREFIX);
   },
 };
