@@ -30,6 +30,7 @@ import { Pool } from 'undici';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/log/logger.js';
 import { startService } from '../src/service.js';
+import { removeKeys } from '../test/helpers/redis-keys.js';
 import { testEnv, TEST_KEY } from '../test/helpers/service.js';
 import { closedLoop } from './closed-loop.js';
 import { unlimitedPlan } from './unlimited-plan.js';
@@ -147,4 +148,5 @@ console.log(`authentication + rate limit + usage + audit cost: ${(pct(bearerRow,
 await setup('POST', `/v1/auth/keys/${key.id}/revoke`, {});
 await pool.close();
 await service.close();
+await removeKeys(config.redisUrl, config.queuePrefix);
 plan.remove();

@@ -9,6 +9,7 @@ import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/log/logger.js';
 import { startService } from '../src/service.js';
 import { ARTICLE, html, startPageServer } from '../test/helpers/page-server.js';
+import { removeKeys } from '../test/helpers/redis-keys.js';
 import { testEnv, TEST_KEY } from '../test/helpers/service.js';
 import { percentile } from './percentile.js';
 
@@ -58,3 +59,4 @@ console.log(`peak RSS: ${(peakRss / 1024 / 1024).toFixed(0)} MB (API, workers an
 
 await service.close();
 await site.close();
+await removeKeys(config.redisUrl, config.queuePrefix);

@@ -41,6 +41,7 @@ import { auditStreamKey } from '../../src/monitor/audit-stream.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log/logger.js';
 import { startService } from '../../src/service.js';
+import { removeKeys } from '../../test/helpers/redis-keys.js';
 import { testEnv, TEST_KEY } from '../../test/helpers/service.js';
 import { closedLoop } from '../closed-loop.js';
 import { unlimitedPlan } from '../unlimited-plan.js';
@@ -256,4 +257,6 @@ await setup('POST', `/v1/auth/keys/${key.id}/revoke`, {});
 await Promise.all([servicePool.close(), barePool.close(), uncapturedPool.close()]);
 bareServer.close();
 await Promise.all([service.close(), uncaptured.close()]);
+// Both services share one prefix.
+await removeKeys(config.redisUrl, config.queuePrefix);
 plan.remove();

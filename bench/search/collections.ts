@@ -42,6 +42,7 @@ import { indexCandidates } from '../../src/search/index-candidates.js';
 import { startService, type RunningService } from '../../src/service.js';
 import { openStorage, type Storage } from '../../src/storage/connection.js';
 import { createDatabase, databaseUrl } from '../../test/helpers/database.js';
+import { removeKeys } from '../../test/helpers/redis-keys.js';
 import { testEnv, TEST_KEY } from '../../test/helpers/service.js';
 import { ndcgAt, recallAt } from '../index/scifact.js';
 import { unlimitedPlan } from '../unlimited-plan.js';
@@ -71,6 +72,8 @@ interface Bench {
   storage: Storage;
   pool: CpuPool;
   index: MysqlDocumentIndex;
+  /** The service's Redis and key prefix, for removing its keys once it is closed. */
+  redis: { url: string; prefix: string };
 }
 
 /** Per query, in the collection's query order: the ranked document ids of one system. */
@@ -84,7 +87,10 @@ async function open(url: string): Promise<Bench> {
   // The in-process side (index BM25, ablation) reads the same index with a pool of its own.
   const storage = openStorage(url, 4);
   const pool = createCpuPool({ threads: 1, taskTimeoutMs: 120_000 });
-  return { service, client, key: created.data.key as string, storage, pool, index: new MysqlDocumentIndex(storage.db, pool) };
+  return {
+    service, client, key: created.data.key as string, storage, pool, index: new MysqlDocumentIndex(storage.db, pool),
+    redis: { url: config.redisUrl, prefix: config.queuePrefix },
+  };
 }
 
 async function close(bench: Bench): Promise<void> {
@@ -93,6 +99,7 @@ async function close(bench: Bench): Promise<void> {
   await bench.index.close();
   await bench.pool.close();
   await bench.storage.close();
+  await removeKeys(bench.redis.url, bench.redis.prefix);
 }
 
 async function post(bench: Pick<Bench, 'client' | 'key'>, url: string, body: unknown): Promise<any> {
