@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { cuesOf, directionOf, polarity, quantityMatch, restates, statesFigures } from '../src/stance/cues.js';
 import { alignedDirection, negatesAny, scopesOf } from '../src/stance/cue-scopes.js';
-import { analyseClaim, entityTerms, pairFeatures, sourceCoverage } from '../src/stance/features.js';
+import { analyseClaim, entityTerms, namePhrases, pairFeatures, sourceCoverage } from '../src/stance/features.js';
 import { analyze } from '../src/text/analyze.js';
 import { checkModel, STANCES, stanceProbabilities } from '../src/stance/model.js';
 import { STANCE_MODEL, VERDICT_THRESHOLDS } from '../src/stance/model-weights.js';
@@ -230,6 +230,34 @@ describe('stance', () => {
       // A headline in title case: only the capitals name.
       expect([...entityTerms('Scientists Say Coffee Protects The Liver From NASH', 'en')]).to.deep.equal(['nash']);
       expect(canonicalTerms(analyze('physicians', 'en'), 'en')).to.deep.equal(canonicalTerms(analyze('doctor', 'en'), 'en'));
+    });
+  });
+
+  describe('names', () => {
+    it('reads a name of several words as one, a sentence\'s first word with the name after it', () => {
+      expect(namePhrases('The Great Barrier Reef lies off Queensland, Australia, as Leonardo da Vinci never knew.', 'en', 'proper'))
+        .to.deep.equal([['great', 'barrier', 'reef'], ['queensland'], ['australia'], ['leonardo', 'vinci']]);
+      expect(namePhrases('Mount Kilimanjaro is in Tanzania.', 'en', 'proper')).to.deep.equal([['mount', 'kilimanjaro'], ['tanzania']]);
+      // A sentence of names is no headline; a headline in title case names nothing by its capitals.
+      expect(namePhrases('The Taj Mahal is in Pakistan.', 'en', 'proper')).to.deep.equal([['taj', 'mahal'], ['pakistan']]);
+      expect(namePhrases('Neil Armstrong Walks On The Moon', 'en', 'proper')).to.deep.equal([]);
+    });
+
+    it('leaves out the symbols of the sciences and the headings of structured abstracts', () => {
+      expect(namePhrases('BACKGROUND Taxing sugary drinks lowers NF-κB and BRCA1 in C-type cells of India.', 'en', 'proper')).to.deep.equal([['india']]);
+      // As the model's features read names: symbols included, a sentence's first word not.
+      expect([...entityTerms('Mount Kilimanjaro lowers the levels of BRCA1 in mice.', 'en')]).to.deep.equal(['kilimanjaro', 'brca1']);
+    });
+
+    it('contradicts a short passage that says the claim of another place, person or thing', () => {
+      const judge = (claim: string, passage: string) => judgeClaim({ claim, language: 'en', termWeights: {}, sources: [{ passages: [passage] }] }).verdict;
+      expect(judge('The Colosseum is located in Athens.', 'The Colosseum is an ancient amphitheatre located in the centre of Rome, Italy.')).to.equal('CONTRADICT');
+      expect(judge('The Danube flows into the North Sea.', 'The Danube flows through ten countries before emptying into the Black Sea in Romania.')).to.equal('CONTRADICT');
+      // The same name shortened, or other names beside the claim's, are no other thing.
+      expect(judge('The Colosseum is located in Rome.', 'The Colosseum is an ancient amphitheatre located in the centre of Rome, Italy.')).to.equal('SUPPORT');
+      expect(judge('Marie Curie discovered polonium in Paris.', 'Together with her husband Pierre, Curie discovered polonium in 1898 in Paris.')).to.equal('SUPPORT');
+      // Another name in a sentence that does not make the claim's statement: no contradiction.
+      expect(judge('Marie Curie was born in Warsaw.', 'Marie Curie and Pierre Curie shared the 1903 Nobel Prize in Physics with Henri Becquerel.')).to.not.equal('CONTRADICT');
     });
   });
 

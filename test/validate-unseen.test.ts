@@ -49,9 +49,18 @@ describe('POST /v1/validate on claims never seen before', function () {
   let service: TestService;
   let pages: PageServer;
 
+  /** One sentence as the whole page: too little text to tell its language by, which the page declares. */
+  const SHORT_PAGES: Record<string, string> = {
+    '/short/bones': 'Exercising regularly strengthened the bones of the volunteers.',
+    '/short/colosseum': 'The Colosseum is an ancient amphitheatre located in the centre of Rome, Italy.',
+  };
+
   before(async () => {
-    pages = await startPageServer(Object.fromEntries(CASES.map((c, i) => [`/case-${i}`,
-      html(`<!doctype html><html lang="en"><head><title>Case ${i}</title></head><body><article><p>${c.page}</p><p>The report was published by an independent research group.</p></article></body></html>`)])));
+    pages = await startPageServer({
+      ...Object.fromEntries(CASES.map((c, i) => [`/case-${i}`,
+        html(`<!doctype html><html lang="en"><head><title>Case ${i}</title></head><body><article><p>${c.page}</p><p>The report was published by an independent research group.</p></article></body></html>`)])),
+      ...Object.fromEntries(Object.entries(SHORT_PAGES).map(([path, text]) => [path, html(`<!doctype html><html lang="en"><head><title>Notes</title></head><body><article><p>${text}</p></article></body></html>`)])),
+    });
     service = await startTestService();
   });
   after(async () => {
@@ -69,5 +78,20 @@ describe('POST /v1/validate on claims never seen before', function () {
     }));
     const wrong = answers.filter((a) => a.label !== a.expected);
     expect(CASES.length - wrong.length, JSON.stringify(wrong, null, 1)).to.be.at.least(MIN_CORRECT);
+  });
+
+  it('reads a one-sentence page in the language it declares, stemmed as the claim is', async () => {
+    // Unstemmed, "strengthens bones" never meets "strengthened the bones": no verdict.
+    const response = await call(service.url, '/v1/validate', { body: { claim: 'Regular exercise strengthens bones.', sources: [`${pages.url}/short/bones`] } });
+    expect(response.status).to.equal(200);
+    expect(response.json.data.validation_result).to.be.oneOf(['VERIFIED', 'LIKELY_TRUE']);
+  });
+
+  it('finds a page that says the claim of another place false, and the claim of that place true', async () => {
+    const judged = async (claim: string) => (await call(service.url, '/v1/validate', { body: { claim, sources: [`${pages.url}/short/colosseum`] } })).json.data;
+    const athens = await judged('The Colosseum is located in Athens.');
+    expect(athens.validation_result).to.be.oneOf(['FALSE', 'LIKELY_FALSE']);
+    expect(athens.evidence.contradicting).to.have.length(1);
+    expect((await judged('The Colosseum is located in Rome.')).validation_result).to.be.oneOf(['VERIFIED', 'LIKELY_TRUE']);
   });
 });

@@ -25,6 +25,8 @@ export interface SourceCandidate {
   /** The whole document's length in analysed terms (title included) as the index counted it; null when not from the index. */
   length: number | null;
   origin: 'index' | 'upstream' | 'live';
+  /** The language of a page read live, as its cleaning read it (declared or detected); absent when not known. */
+  language?: string | null;
 }
 
 export interface RankSourcesInput {

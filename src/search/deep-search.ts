@@ -77,5 +77,6 @@ export async function readLiveCandidate(deps: DeepSearchDeps, candidate: SourceC
     // The text read now, not the indexed one, is what the document is judged by.
     length: null,
     origin: 'live',
+    language: meta.language,
   };
 }

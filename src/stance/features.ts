@@ -1,4 +1,5 @@
 import { analyze, analyzeQuery } from '../text/analyze.js';
+import { stopWordsFor } from '../text/stop-words.js';
 import { alignedDirection, hedgesAny, negatesAny, scopesOf, type Scopes } from './cue-scopes.js';
 import { cuesOf, polarity, quantityMatch, type Cues } from './cues.js';
 import { canonicalTerms } from './synonyms.js';
@@ -22,6 +23,10 @@ export interface AnalysedClaim {
   entities: Set<string>;
   /** Its content terms but its entities, each weighing as much: the frame in which an entity could be replaced. */
   frame: Set<string>;
+  /** Its proper names, each as its analysed terms ("Mount Kilimanjaro", "Leonardo da Vinci"), a name that opens it included: namePhrases. */
+  names: string[][];
+  /** Its content terms but its names' and function words: what namesAnother reads as the statement made of them. */
+  statement: Set<string>;
 }
 
 export function analyseClaim(claim: string, language: string | null, termWeights: Readonly<Record<string, number>>): AnalysedClaim {
@@ -33,9 +38,13 @@ export function analyseClaim(claim: string, language: string | null, termWeights
   const content = new Map([...weights].filter(([term]) => !directionTerms.has(term)));
   const entities = entityTerms(claim, language);
   const frame = new Set([...content.keys()].filter((term) => !entities.has(term)));
+  const names = namePhrases(claim, language, 'proper');
+  const named = new Set(names.flat());
+  // Unstemmed, a claim too short for its language to be told keeps its function words: not part of what it states.
+  const functionWords = stopWordsFor(language) ?? stopWordsFor('en')!;
   return {
     weights, total: sum(weights), bigrams: bigramsOf(terms), cues, scopes: scopesOf(claim, language, 'claim'), content: { weights: content, total: sum(content) },
-    entities, frame,
+    entities, frame, names, statement: new Set([...content.keys()].filter((term) => !named.has(term) && !functionWords.has(term))),
   };
 }
 
@@ -46,19 +55,106 @@ export function analyseClaim(claim: string, language: string | null, termWeights
  * ("Saturn" for "Jupiter").
  */
 export function entityTerms(text: string, language: string | null): Set<string> {
-  const entities = new Set<string>();
+  return new Set(namePhrases(text, language).flat());
+}
+
+/** Lower-case words inside one name: "Declaration of Independence", "Leonardo da Vinci", "Champ de Mars". */
+const NAME_JOINERS = new Set(['of', 'da', 'de', 'di', 'del', 'della', 'van', 'von', 'der', 'den', 'du', 'la', 'le', 'bin', 'ibn', 'al']);
+
+/** The words title case leaves in lower case (articles, conjunctions, short prepositions). */
+const TITLE_CASE_LOWER = new Set(['a', 'an', 'the', 'and', 'but', 'or', 'nor', 'for', 'so', 'yet', 'as', 'at', 'by', 'in', 'of', 'off', 'on', 'per', 'to', 'up', 'via', 'vs']);
+
+/**
+ * A proper noun's spelling: a capital, then lower-case letters, parts joined by hyphens each so
+ * ("Rome", "Kilimanjaro", "Jean-Paul", "Alzheimer's"). Symbols of the sciences spelt otherwise
+ * ("NF-κB", "C-type", "Rac1", "N-oxide") are no proper nouns here.
+ */
+const PROPER_WORD = /^\p{Lu}\p{Ll}+(?:-\p{Lu}\p{Ll}+)*(?:['’]s?)?$/u;
+
+/**
+ * The names a text states, each as the analysed terms of its words: named words next to each
+ * other, with nothing but spaces or a joiner between them, are one name ("Great Barrier Reef",
+ * "Leonardo da Vinci"; "Queensland, Australia" are two). Names whose words analysis drops
+ * entirely are left out.
+ *
+ * - `entities`: entityTerms' words (capitalised inside a sentence, in capitals, with a digit).
+ * - `proper`: proper nouns only (PROPER_WORD), and a capitalised word opening a sentence joins
+ *   the proper noun right after it ("Neil Armstrong", "Mount Kilimanjaro"), unless it is a
+ *   function word ("The Eiffel Tower"). Acronyms and symbols ("BRCA1", "IL-6", "CKD") are left
+ *   out: they come in spelling variants and abbreviations ("BRCA 1", "mtDNA", "H. pylori") that
+ *   would read as other names.
+ */
+export function namePhrases(text: string, language: string | null, kind: 'entities' | 'proper' = 'entities'): string[][] {
+  const phrases: string[][] = [];
   const words = [...text.matchAll(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu)];
-  // A headline in title case capitalises every word: there only capitals and digits name.
-  const titleCase = words.filter((m) => /^\p{Lu}/u.test(m[0])).length > 0.6 * words.length && words.length > 3;
+  // A headline in title case capitalises every word: there only capitals and digits name. Read
+  // for proper nouns, title case leaves only the short words of its style in lower case, so a
+  // sentence of names ("The Taj Mahal is in Pakistan") is no headline.
+  const titleCase = kind === 'proper'
+    ? words.length > 3 && words.every((m) => /^\P{Ll}/u.test(m[0]) || TITLE_CASE_LOWER.has(m[0]))
+    : words.filter((m) => /^\p{Lu}/u.test(m[0])).length > 0.6 * words.length && words.length > 3;
+  // "The", "In", "Of" open sentences, never names; a text too short for its language to be told is read with English's list (as claim-check.ts does).
+  const functionWords = stopWordsFor(language) ?? stopWordsFor('en')!;
+  const termsOf = (word: string) => canonicalTerms(analyze(word, language), language).filter((term) => !/^\p{N}/u.test(term));
+  let current: string[] | null = null;
+  /** Whether `current` is among the phrases yet: a sentence's capitalised first word waits for a named word to join. */
+  let listed = false;
+  /** Where the last word of `current` (or a joiner after it) ended: the next named word continues it only from there. */
+  let joinedAt = -1;
   words.forEach((match, i) => {
     const word = match[0];
+    const end = match.index + word.length;
     const before = text.slice(0, match.index).trimEnd();
-    const first = i === 0 || /[.!?:;]$/.test(before);
-    const named = /\p{N}/u.test(word) || (word.length > 1 && word === word.toUpperCase() && /\p{Lu}/u.test(word)) || (!first && !titleCase && /^\p{Lu}/u.test(word));
-    if (named) for (const term of canonicalTerms(analyze(word, language), language)) if (!/^\p{N}/u.test(term)) entities.add(term);
+    // A structured abstract's heading ("BACKGROUND Taxing sugar-sweetened beverages…") opens a sentence too.
+    const first = i === 0 || /[.!?:;]$/.test(before) || (kind === 'proper' && /^\p{Lu}{3,}$/u.test(words[i - 1]![0]));
+    const capitalised = !first && !titleCase && /^\p{Lu}/u.test(word);
+    const named = kind === 'proper' ? capitalised && PROPER_WORD.test(word)
+      : capitalised || /\p{N}/u.test(word) || (word.length > 1 && word === word.toUpperCase() && /\p{Lu}/u.test(word));
+    const adjacent = current !== null && /^\s*$/.test(text.slice(joinedAt, match.index));
+    if (named) {
+      if (!adjacent) current = [];
+      if (!adjacent || !listed) phrases.push(current!);
+      listed = true;
+      current!.push(...termsOf(word));
+      joinedAt = end;
+    } else if (adjacent && NAME_JOINERS.has(word)) {
+      joinedAt = end;
+    } else if (kind === 'proper' && first && !titleCase && PROPER_WORD.test(word) && !functionWords.has(word.toLowerCase())) {
+      current = termsOf(word);
+      listed = false;
+      joinedAt = end;
+    } else {
+      current = null;
+    }
   });
-  return entities;
+  return phrases.filter((phrase) => phrase.length > 0);
 }
+
+/**
+ * Whether a sentence says the claim of another person, place or thing: it leaves one of the
+ * claim's names out (none of its words there) or changes one ("Mount Everest" for "Mount
+ * Kilimanjaro", "North Atlantic Ocean" for "Pacific Ocean"), names something the claim does not,
+ * and holds at least half of what the claim states of its names (`statement`: a claim that is
+ * all names, "The Taj Mahal is in Pakistan", states nothing more). A name shortened is the same
+ * name ("Leonardo" for "Leonardo da Vinci"), and so is one lengthened ("the People's Republic of
+ * China" for "China"). `present`: the sentence's analysed terms, synonyms as one.
+ */
+export function namesAnother(claim: AnalysedClaim, sentence: string, present: ReadonlySet<string>, language: string | null): boolean {
+  if (claim.names.length === 0) return false;
+  const { statement } = claim;
+  const held = statement.size > 0 ? [...statement].filter((term) => present.has(term)).length / statement.size : 1;
+  if (held < NAMES_ANOTHER_STATEMENT) return false;
+  const another = namePhrases(sentence, language, 'proper').filter((name) => name.some((term) => !claim.weights.has(term)));
+  if (another.length === 0) return false;
+  return claim.names.some((name) => {
+    const found = name.filter((term) => present.has(term)).length;
+    if (found === name.length) return false;
+    return found === 0 || another.some((theirs) => theirs.some((term) => name.includes(term)));
+  });
+}
+
+/** The share of the claim's statement a sentence that names another thing must hold to say the claim of it. */
+const NAMES_ANOTHER_STATEMENT = 0.5;
 
 /** How much of the claim's content (its terms but those of direction words, by weight) a sentence's analysed terms hold, synonyms as one. */
 export function contentCoverage(claim: AnalysedClaim, terms: readonly string[], language: string | null): number {

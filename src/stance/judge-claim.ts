@@ -3,7 +3,8 @@ import { sharedLanguage } from '../text/analysis-language.js';
 import { splitSentences } from '../text/passages.js';
 import { hammingDistance, simhashBands } from '../text/simhash.js';
 import { cuesOf, restates, statesFigures } from './cues.js';
-import { analyseClaim, contentCoverage, FEATURES, pairFeatures, sourceCoverage } from './features.js';
+import { analyseClaim, contentCoverage, FEATURES, namesAnother, pairFeatures, sourceCoverage } from './features.js';
+import { canonicalTerms } from './synonyms.js';
 import { checkModel, stanceProbabilities, type Stance } from './model.js';
 import { CONFIDENCE_CALIBRATION, STANCE_MODEL, VERDICT_THRESHOLDS } from './model-weights.js';
 import { calibrated, claimVerdict, HEDGED_WEIGHT, type ClaimVerdict } from './verdict.js';
@@ -50,16 +51,15 @@ const RESTATEMENT_COVERAGE = 0.9;
  * negations and direction words of its own clauses, which the rule would misread.
  */
 const RESTATEMENT_LENGTH = 2;
+/**
+ * At most this many times the claim's terms for a sentence that names another thing in the
+ * claim's place (namesAnother): a name is no cue that drifts from its clause as a negation or a
+ * direction word does, and a sentence that places the claim's subject elsewhere usually says
+ * where in a clause or two more ("on the Champ de Mars in Paris, France").
+ */
+const NAMES_ANOTHER_LENGTH = 3;
 
 const HEDGED = FEATURES.indexOf('sentence hedged');
-/**
- * The share of the claim's frame (its content but its names) a sentence holds when it misses one
- * of the claim's names and states another (features.ts): a short sentence that holds nearly all
- * of the frame (RESTATEMENT_COVERAGE, at least two terms of it) says the claim of someone or
- * something else, and its probability of taking a side goes to contradiction, as a restatement's
- * goes to the side its cues say.
- */
-const ENTITY_REPLACED = FEATURES.indexOf('entity replaced');
 /**
  * Coverage from which a short sentence that turns the claim around where the cues bear on its
  * terms (cue-scopes.ts: a direction word beside what the claim's move pointing the other way, a
@@ -161,12 +161,16 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
       // suggests it ("may help") asserts nothing they could settle, and the model decides.
       const brief = terms.length <= RESTATEMENT_LENGTH * claim.weights.size;
       const short = brief && features[HEDGE_BESIDE] === 0;
+      const namesOther = terms.length <= NAMES_ANOTHER_LENGTH * claim.weights.size && features[HEDGE_BESIDE] === 0 && !cues.uncertain
+        && namesAnother(claim, text, new Set(canonicalTerms(terms, language)), language);
       if (brief && cues.uncertain) {
         // "The evidence is unclear": a short sentence about the claim that says it is unsettled takes no side.
         probabilities[2] = 1;
         probabilities[0] = probabilities[1] = 0;
-      } else if (short && claim.frame.size >= 2 && features[ENTITY_REPLACED]! >= RESTATEMENT_COVERAGE) {
-        // The claim's statement about another body, person or thing: "Saturn is the largest planet" against "Jupiter is".
+      } else if (namesOther) {
+        // The claim's statement about another body, person or thing: "Saturn is the largest planet"
+        // against "Jupiter is"; its probability of taking a side goes to contradiction, as a
+        // restatement's goes to the side its cues say.
         [probabilities[0], probabilities[1]] = [0, probabilities[0]! + probabilities[1]!];
       } else if (short && contentCoverage(claim, terms, language) >= RESTATEMENT_COVERAGE) {
         const sided = probabilities[0]! + probabilities[1]!;

@@ -63,7 +63,7 @@ export async function runValidation(deps: ValidateDeps, mode: Mode, job: Validat
   const eligible = recent.some(Boolean) ? recent : allowed;
   const builtin = await deps.pool.run('judgeClaim', {
     claim: request.claim,
-    language: weights.language,
+    language: weights.language ?? pagesLanguage(readable),
     termWeights: weights.termWeights,
     sources: readable.map((s) => ({ passages: s.passages.map((p) => p.text) })),
     eligible,
@@ -135,6 +135,20 @@ async function consultJudge(judge: StanceJudge, claim: string, readable: readonl
  * Which of several copies of one text is taken for its original: a primary source before
  * others, then the one published first (undated ones last), then the one found first.
  */
+/**
+ * The language most of the pages read live were in, or null. Without an index to say (an empty
+ * one), the claim is analysed in its sources' language, which judgeClaim detects on their text;
+ * a short passage is too little text for that, but its page still says (lang="en", or a longer
+ * text around it), and an unstemmed claim never meets "lowered" in a page that says "lowers".
+ */
+function pagesLanguage(sources: readonly SourceCandidate[]): string | null {
+  const counts = new Map<string, number>();
+  for (const { language } of sources) if (language) counts.set(language, (counts.get(language) ?? 0) + 1);
+  let best: string | null = null;
+  for (const [language, n] of counts) if (best === null || n > counts.get(best)!) best = language;
+  return best;
+}
+
 function originalPrecedence(sources: readonly SourceCandidate[], primary: readonly boolean[]): number[] {
   const order = sources.map((_, i) => i).sort((a, b) => Number(primary[b]) - Number(primary[a])
     || (sources[a]!.publishedAt ?? Infinity) - (sources[b]!.publishedAt ?? Infinity) || a - b);
