@@ -120,6 +120,17 @@ describe('stance', () => {
       expect(answer('Aspirin reduced headaches in elderly patients over the first months of the trial, and no one had a stroke.')).to.equal(0);
     });
 
+    it('reads a comparative before a noun as said of that noun, and a bound on a number as no direction', () => {
+      const stones = scopesOf('Drinking water prevents kidney stones.', 'en', 'claim');
+      // "more" is said of the water, "fewer" of the stones: they agree with "prevents".
+      expect(alignedDirection(stones, scopesOf('People who drank more water developed fewer kidney stones.', 'en', 'sentence'))).to.equal(1);
+      expect(alignedDirection(stones, scopesOf('People who drank more water developed more kidney stones.', 'en', 'sentence'))).to.equal(-1);
+      // Said after what it qualifies, a comparative reaches back to it.
+      expect(alignedDirection(stones, scopesOf('Among people who drank water, kidney stones were fewer.', 'en', 'sentence'))).to.equal(1);
+      expect(cuesOf('Cases of polio have fallen by more than 99 percent.').directionWords).to.deep.equal(['fallen']);
+      expect(cuesOf('Fewer than ten patients had a stroke.').direction).to.equal(0);
+    });
+
     it('knows which terms a negation bears on', () => {
       const scopes = scopesOf('Aspirin did not lower the risk of stroke, and it was well tolerated.', 'en', 'sentence');
       expect(negatesAny(scopes, new Map([['stroke', 5]]))).to.equal(true);
@@ -258,6 +269,16 @@ describe('stance', () => {
       expect(judge('Marie Curie discovered polonium in Paris.', 'Together with her husband Pierre, Curie discovered polonium in 1898 in Paris.')).to.equal('SUPPORT');
       // Another name in a sentence that does not make the claim's statement: no contradiction.
       expect(judge('Marie Curie was born in Warsaw.', 'Marie Curie and Pierre Curie shared the 1903 Nobel Prize in Physics with Henri Becquerel.')).to.not.equal('CONTRADICT');
+    });
+  });
+
+  describe('restatements', () => {
+    it('reads a restatement\'s direction where it bears on the claim, not by the sentence\'s negations in all', () => {
+      const judge = (claim: string, passage: string) => judgeClaim({ claim, language: 'en', termWeights: {}, sources: [{ passages: [passage] }] }).verdict;
+      const passage = 'People who exercised regularly had lower blood pressure than those who did not.';
+      expect(judge('Regular exercise lowers blood pressure.', passage)).to.equal('SUPPORT');
+      expect(judge('Regular exercise raises blood pressure.', passage)).to.equal('CONTRADICT');
+      expect(judge('Regular exercise does not lower blood pressure.', passage)).to.equal('CONTRADICT');
     });
   });
 

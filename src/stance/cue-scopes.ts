@@ -1,5 +1,6 @@
 import { analyze } from '../text/analyze.js';
-import { degreeOfPrevious, directionOf, hedges, negates, wordsOf } from './cues.js';
+import { stopWordsFor } from '../text/stop-words.js';
+import { givesNoDirection, directionOf, hedges, negates, wordsOf } from './cues.js';
 import { canonicalTerms } from './synonyms.js';
 
 /**
@@ -27,6 +28,22 @@ const OBJECT_WORDS = 4;
 const REACH = 5;
 /** Words before a direction word in which a negation turns it ("does not increase"). */
 const NEGATION_REACH = 3;
+/** Words after a comparative standing before what it qualifies ("fewer [kidney stones]"). */
+const ATTRIBUTE_REACH = 3;
+/** Comparatives by their spelling: "more", "fewer", "less" and the like, and "-er" and "-est" forms ("lower", "cooler", "highest"). */
+const COMPARATIVE = /^(?:more|less|fewer|most|least|\p{L}+(?:er|est))$/u;
+
+/**
+ * Whether a sentence's direction word at words[i] is a comparative standing before the words it
+ * qualifies ("drank more water developed fewer kidney stones": "more" is said of the water,
+ * "fewer" of the stones), so that it bears on those words only. A comparative followed by a
+ * function word or "than" stands after what it is said of ("blood pressure was lower than",
+ * "were cooler in summer"), and reaches either side as other direction words do.
+ */
+function attributive(words: readonly string[], i: number, functionWords: ReadonlySet<string>): boolean {
+  const next = words[i + 1];
+  return COMPARATIVE.test(words[i]!) && next !== undefined && next !== 'than' && !functionWords.has(next) && directionOf(next) === 0;
+}
 
 export function scopesOf(text: string, language: string | null, role: 'claim' | 'sentence'): Scopes {
   const words = wordsOf(text.toLowerCase().replace(/’/g, "'"));
@@ -36,13 +53,16 @@ export function scopesOf(text: string, language: string | null, role: 'claim' | 
     return analysed.get(word)!;
   });
   const scopes: Scopes = { directed: [], negated: new Set(), hedged: new Set() };
+  const functionWords = stopWordsFor(language) ?? stopWordsFor('en')!;
   words.forEach((word, i) => {
     if (negates(word)) for (const term of termsOf(words.slice(i + 1, i + 1 + REACH))) scopes.negated.add(term);
     if (hedges(word)) for (const term of termsOf(words.slice(i + 1, i + 1 + REACH))) scopes.hedged.add(term);
-    const sign = degreeOfPrevious(words, i) ? 0 : directionOf(word);
+    const sign = givesNoDirection(words, i) ? 0 : directionOf(word);
     if (sign === 0) return;
     const turned = words.slice(Math.max(0, i - NEGATION_REACH), i).filter(negates).length % 2 === 1;
-    const span = role === 'claim' ? words.slice(i + 1, i + 1 + OBJECT_WORDS) : [...words.slice(Math.max(0, i - REACH), i), ...words.slice(i + 1, i + 1 + REACH)];
+    const span = role === 'claim' ? words.slice(i + 1, i + 1 + OBJECT_WORDS)
+      : attributive(words, i, functionWords) ? words.slice(i + 1, i + 1 + ATTRIBUTE_REACH)
+      : [...words.slice(Math.max(0, i - REACH), i), ...words.slice(i + 1, i + 1 + REACH)];
     let terms = new Set(termsOf(span));
     // A claim that ends on its direction word says it of what comes before: "vaccines are [safe]".
     if (role === 'claim' && terms.size === 0) terms = new Set(termsOf(words.slice(Math.max(0, i - OBJECT_WORDS), i)));

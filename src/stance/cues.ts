@@ -108,9 +108,17 @@ const UNCERTAIN_PHRASES = [
  */
 const DEGREES = new Set(['more', 'less', 'fewer', 'greater', 'most', 'least']);
 
-/** Whether words[i] is a degree word right after a direction word (which then counts alone). */
-export function degreeOfPrevious(words: readonly string[], i: number): boolean {
-  return i > 0 && DEGREES.has(words[i]!) && signOf(words[i - 1]!) !== undefined;
+/** Words after "more than", "less than" … that make it a bound on a quantity ("fell by more than 99 percent", "less than half"). */
+const BOUNDED = /^(?:\d|half$|twice$|double$|triple$|a$|an$|one$|two$|three$|four$|five$|six$|seven$|eight$|nine$|ten$|dozen$|hundred$|thousand$|million$)/;
+
+/**
+ * Whether words[i], a direction word by its spelling, gives no direction where it stands: a
+ * degree word right after a direction word (which then counts alone), or one that bounds a
+ * quantity ("by more than 99 percent", "fewer than ten"), which says how much, not which way.
+ */
+export function givesNoDirection(words: readonly string[], i: number): boolean {
+  if (!DEGREES.has(words[i]!)) return false;
+  return (i > 0 && signOf(words[i - 1]!) !== undefined) || (words[i + 1] === 'than' && BOUNDED.test(words[i + 2] ?? ''));
 }
 
 /** Words that weaken a statement to a possibility. */
@@ -210,7 +218,7 @@ export function cuesOf(text: string): Cues {
   words.forEach((word, i) => {
     if (negates(word)) negations++;
     if (UNCERTAIN.has(word)) uncertain = true;
-    const sign = degreeOfPrevious(words, i) ? undefined : signOf(word);
+    const sign = givesNoDirection(words, i) ? undefined : signOf(word);
     if (sign !== undefined) {
       direction += sign;
       directionWords.push(word);

@@ -72,6 +72,7 @@ const ALIGNED_COVERAGE = 0.6;
 /** The coverage when a hedge bears on the claim's terms ("may [lower] blood pressure"), else 0. */
 const HEDGE_BESIDE = FEATURES.indexOf('hedge beside claim terms');
 const ALIGNED_OPPOSED = FEATURES.indexOf('direction mismatch beside claim terms');
+const ALIGNED_AGREED = FEATURES.indexOf('direction agreement beside claim terms');
 const NEGATION_BESIDE = FEATURES.indexOf('negation mismatch beside claim terms');
 
 
@@ -174,7 +175,7 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
         [probabilities[0], probabilities[1]] = [0, probabilities[0]! + probabilities[1]!];
       } else if (short && contentCoverage(claim, terms, language) >= RESTATEMENT_COVERAGE) {
         const sided = probabilities[0]! + probabilities[1]!;
-        [probabilities[0], probabilities[1]] = restates(claim.cues, cues) ? [sided, 0] : [0, sided];
+        [probabilities[0], probabilities[1]] = restatesBeside(features) ?? restates(claim.cues, cues) ? [sided, 0] : [0, sided];
       } else if (short && contentCoverage(claim, terms, language) >= ALIGNED_COVERAGE
         && (features[ALIGNED_OPPOSED]! > 0 || features[NEGATION_BESIDE]! > 0 || features[NUMBER_CONFLICT]! > 0)) {
         // Most of the claim, said with a direction word beside what the claim's moves pointing
@@ -213,6 +214,20 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
     verdictContradiction: Math.max(0, ...decisive.map((i) => judged[i]!.judged.verdictContradiction)),
     sources: judged.map((j, i) => ({ ...j.judged, copyOf: copies[i]!, decisive: decisive.includes(i) })),
   };
+}
+
+/**
+ * Whether a restatement says the same where its direction words bear on what the claim's move,
+ * or undefined when none of them does: the sentence's direction words beside the claim's terms
+ * (a negation just before one turning it) all point the claim's way, with no negation on the
+ * claim's terms it lacks and no quantity of another value. Read there, "had lower blood pressure
+ * than those who did not" lowers blood pressure: the negation belongs to the comparison, which
+ * a tally of the sentence's negations and direction words (cues.ts, restates) cannot tell.
+ */
+function restatesBeside(features: readonly number[]): boolean | undefined {
+  if (features[ALIGNED_OPPOSED]! > 0) return false;
+  if (features[ALIGNED_AGREED]! === 0) return undefined;
+  return features[NEGATION_BESIDE] === 0 && features[NUMBER_CONFLICT] === 0;
 }
 
 /** For each source, the original it copies, or null: sources taken by precedence, each a copy of the first original within reach. */

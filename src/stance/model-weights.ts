@@ -6,14 +6,14 @@ export const STANCE_MODEL: StanceModel = {
   features: ['bias', 'coverage', 'coverage squared', 'bigrams', 'negation mismatch', 'direction mismatch', 'direction agreement', 'polarity mismatch', 'number conflict', 'number shared', 'sentence hedged', 'sentence negated', 'claim negated', 'coverage added by the previous sentence', 'direction mismatch after the previous sentence', 'polarity mismatch after the previous sentence', 'direction mismatch beside claim terms', 'direction agreement beside claim terms', 'negation mismatch beside claim terms', 'plain coverage', 'entity coverage', 'entity replaced', 'sentence about the claim', 'hedge beside claim terms', 'claim hedged', 'source coverage'],
   weights: [
     // supports
-    [-0.3903, 1.6232, 0.6271, -0.2878, -0.2026, -0.8393, 0.0183, -0.5301, -0.3754, 0.1259, -0.1066, 0.8101, -0.3707, 0.2736, -0.1857, -0.3105, -0.5303, 0.4004, -0.742, -0.0503, 0.0117, 0.2168, 0.5747, 0.0542, -0.1628, 0.0237],
+    [-0.3896, 1.6222, 0.5954, -0.2767, -0.2138, -0.9302, -0.0009, -0.5075, -0.3812, 0.1133, -0.106, 0.817, -0.3728, 0.2698, -0.1472, -0.3067, -0.5484, 0.4512, -0.7448, -0.0115, 0.0126, 0.2045, 0.5453, 0.0507, -0.16, 0.0214],
     // contradicts
-    [-1.0424, -0.166, -0.5539, 0.0585, 0.1299, 1.2189, 0.4307, 0.4065, 0.1336, 0.0383, 0.0639, 0.1965, 0.7011, -0.5599, 0.5931, 0.4562, 1.2283, -0.0556, 0.9123, 0.9035, 0.3162, -0.08, -0.4378, 0.0717, 0.3599, 0.596],
+    [-1.0417, -0.1709, -0.5275, 0.0456, 0.1417, 1.3353, 0.4856, 0.3896, 0.144, 0.0518, 0.0652, 0.1954, 0.7027, -0.5559, 0.5562, 0.4474, 1.2398, -0.1732, 0.9199, 0.8644, 0.3146, -0.0593, -0.4061, 0.0783, 0.3621, 0.5968],
     // neutral
-    [1.4327, -1.4572, -0.0732, 0.2294, 0.0727, -0.3795, -0.449, 0.1236, 0.2418, -0.1642, 0.0427, -1.0066, -0.3303, 0.2863, -0.4075, -0.1457, -0.698, -0.3448, -0.1703, -0.8532, -0.3279, -0.1367, -0.1369, -0.1259, -0.197, -0.6197],
+    [1.4313, -1.4513, -0.0679, 0.2311, 0.0721, -0.4051, -0.4847, 0.1179, 0.2372, -0.1651, 0.0409, -1.0123, -0.3299, 0.2861, -0.409, -0.1407, -0.6914, -0.278, -0.1751, -0.8529, -0.3272, -0.1453, -0.1392, -0.129, -0.2021, -0.6181],
   ],
 };
 
-export const VERDICT_THRESHOLDS: VerdictThresholds = { minimum: 0.55, contradictionMargin: 1 };
+export const VERDICT_THRESHOLDS: VerdictThresholds = { minimum: 0.55, contradictionMargin: 1.1 };
 
-export const CONFIDENCE_CALIBRATION: ConfidenceCalibration = { support: [-3.4569, 5.8024], contradiction: [-1.8893, 2.298] };
+export const CONFIDENCE_CALIBRATION: ConfidenceCalibration = { support: [-3.3741, 5.6795], contradiction: [-1.8949, 2.3199] };
