@@ -55,6 +55,8 @@ describe('stance', () => {
       // After a word of time a number is a year whatever follows; a count of years is no year.
       expect(quantities('In 2021 people counted 2000 birds.')).to.deep.equal([{ value: 2021, unit: 'calendar year' }, { value: 2000, unit: 'bird' }]);
       expect(quantityMatch(quantities('It was completed in 1889.'), quantities('It took 3 years to build.'))).to.equal('none');
+      // A bound between the number and what it counts: "seven or more hours" counts hours.
+      expect(quantityMatch(quantities('Adults need 4 hours of sleep.'), quantities('Adults need seven or more hours of sleep per night.'))).to.equal('conflict');
     });
 
     it('tells a restatement that says the same from one that denies or reverses the claim', () => {

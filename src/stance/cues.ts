@@ -230,6 +230,8 @@ export function cuesOf(text: string): Cues {
     let value = Number(`${match[1]!.replace(/,/g, '')}${match[2] ? `.${match[2]}` : ''}`);
     let word = match[4];
     let decimal = match[2] !== undefined;
+    // "seven or more hours", "10 or fewer patients": the bound's words stand between the number and what it counts.
+    if (word === 'or') word = /^\s+(?:more|fewer|less|so)\s+(\p{L}+)/u.exec(spelled.slice(match.index + match[0].length))?.[1];
     // "4.6 billion years" is 4,600,000,000 years: a scale word multiplies, and what follows it is the unit.
     const scale = word === undefined ? undefined : SCALES.get(word);
     if (scale !== undefined) {
