@@ -254,6 +254,8 @@ describe('stance', () => {
       // A sentence of names is no headline; a headline in title case names nothing by its capitals.
       expect(namePhrases('The Taj Mahal is in Pakistan.', 'en', 'proper')).to.deep.equal([['taj', 'mahal'], ['pakistan']]);
       expect(namePhrases('Neil Armstrong Walks On The Moon', 'en', 'proper')).to.deep.equal([]);
+      // German capitalises every noun: a capital names nothing there.
+      expect(namePhrases('Regelmäßige Bewegung senkt den Blutdruck in Berlin.', 'de', 'proper')).to.deep.equal([]);
     });
 
     it('leaves out the symbols of the sciences and the headings of structured abstracts', () => {

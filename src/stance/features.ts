@@ -61,6 +61,9 @@ export function entityTerms(text: string, language: string | null): Set<string> 
 /** Lower-case words inside one name: "Declaration of Independence", "Leonardo da Vinci", "Champ de Mars". */
 const NAME_JOINERS = new Set(['of', 'da', 'de', 'di', 'del', 'della', 'van', 'von', 'der', 'den', 'du', 'la', 'le', 'bin', 'ibn', 'al']);
 
+/** Languages that capitalise every noun, where proper nouns cannot be told by their spelling. */
+const CAPITALISED_NOUNS = new Set(['de', 'lb']);
+
 /** The words title case leaves in lower case (articles, conjunctions, short prepositions). */
 const TITLE_CASE_LOWER = new Set(['a', 'an', 'the', 'and', 'but', 'or', 'nor', 'for', 'so', 'yet', 'as', 'at', 'by', 'in', 'of', 'off', 'on', 'per', 'to', 'up', 'via', 'vs']);
 
@@ -82,10 +85,12 @@ const PROPER_WORD = /^\p{Lu}\p{Ll}+(?:-\p{Lu}\p{Ll}+)*(?:['’]s?)?$/u;
  *   the proper noun right after it ("Neil Armstrong", "Mount Kilimanjaro"), unless it is a
  *   function word ("The Eiffel Tower"). Acronyms and symbols ("BRCA1", "IL-6", "CKD") are left
  *   out: they come in spelling variants and abbreviations ("BRCA 1", "mtDNA", "H. pylori") that
- *   would read as other names.
+ *   would read as other names. German capitalises every noun: no proper names are read there.
  */
 export function namePhrases(text: string, language: string | null, kind: 'entities' | 'proper' = 'entities'): string[][] {
   const phrases: string[][] = [];
+  // German capitalises every noun: there a capital says nothing of a proper noun.
+  if (kind === 'proper' && CAPITALISED_NOUNS.has(language ?? '')) return phrases;
   const words = [...text.matchAll(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu)];
   // A headline in title case capitalises every word: there only capitals and digits name. Read
   // for proper nouns, title case leaves only the short words of its style in lower case, so a
