@@ -89,7 +89,6 @@ const PROPER_WORD = /^\p{Lu}\p{Ll}+(?:-\p{Lu}\p{Ll}+)*(?:['’]s?)?$/u;
  */
 export function namePhrases(text: string, language: string | null, kind: 'entities' | 'proper' = 'entities'): string[][] {
   const phrases: string[][] = [];
-  // German capitalises every noun: there a capital says nothing of a proper noun.
   if (kind === 'proper' && CAPITALISED_NOUNS.has(language ?? '')) return phrases;
   const words = [...text.matchAll(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu)];
   // A headline in title case capitalises every word: there only capitals and digits name. Read

@@ -175,7 +175,7 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
         [probabilities[0], probabilities[1]] = [0, probabilities[0]! + probabilities[1]!];
       } else if (short && contentCoverage(claim, terms, language) >= RESTATEMENT_COVERAGE) {
         const sided = probabilities[0]! + probabilities[1]!;
-        [probabilities[0], probabilities[1]] = restatesBeside(features) ?? restates(claim.cues, cues) ? [sided, 0] : [0, sided];
+        [probabilities[0], probabilities[1]] = (restatesBeside(features) ?? restates(claim.cues, cues)) ? [sided, 0] : [0, sided];
       } else if (short && contentCoverage(claim, terms, language) >= ALIGNED_COVERAGE
         && (features[ALIGNED_OPPOSED]! > 0 || features[NEGATION_BESIDE]! > 0 || features[NUMBER_CONFLICT]! > 0)) {
         // Most of the claim, said with a direction word beside what the claim's moves pointing

@@ -132,10 +132,6 @@ async function consultJudge(judge: StanceJudge, claim: string, readable: readonl
 }
 
 /**
- * Which of several copies of one text is taken for its original: a primary source before
- * others, then the one published first (undated ones last), then the one found first.
- */
-/**
  * The language most of the pages read live were in, or null. Without an index to say (an empty
  * one), the claim is analysed in its sources' language, which judgeClaim detects on their text;
  * a short passage is too little text for that, but its page still says (lang="en", or a longer
@@ -149,6 +145,10 @@ function pagesLanguage(sources: readonly SourceCandidate[]): string | null {
   return best;
 }
 
+/**
+ * Which of several copies of one text is taken for its original: a primary source before
+ * others, then the one published first (undated ones last), then the one found first.
+ */
 function originalPrecedence(sources: readonly SourceCandidate[], primary: readonly boolean[]): number[] {
   const order = sources.map((_, i) => i).sort((a, b) => Number(primary[b]) - Number(primary[a])
     || (sources[a]!.publishedAt ?? Infinity) - (sources[b]!.publishedAt ?? Infinity) || a - b);
