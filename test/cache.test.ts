@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
-import { cacheKey, canonicalJson, normaliseQuery } from '../src/cache/cache-key.js';
+import { cacheKey, canonicalJson, normaliseQuery, queryHash } from '../src/cache/cache-key.js';
 import { ResultCache, type CacheEntry } from '../src/cache/result-cache.js';
 import { NearCache } from '../src/cache/near-cache.js';
 import { createMetrics } from '../src/metrics/metrics.js';
@@ -31,6 +31,16 @@ describe('result cache', function () {
       expect(normaliseQuery('  What is\tthe  SPEED\u00a0of light? ')).to.equal('what is the speed of light?');
       expect(normaliseQuery('ＧＰＴ－４ Straße')).to.equal(normaliseQuery('gpt-4 STRASSE'));
       expect(normaliseQuery('İstanbul ΟΔΟΣ')).to.equal('istanbul οδοσ');
+    });
+
+    it('hashes the normalised query for the audit, the same for spelling variants, long queries too', () => {
+      const hex = (text: string) => createHash('sha256').update(text).digest('hex');
+      expect(queryHash('  What is\tthe  SPEED of light? ')).to.equal(`sha256:${hex('what is the speed of light?')}`);
+      // Asked again (remembered) and in another spelling, the same hash.
+      expect(queryHash('what is the speed of light?')).to.equal(queryHash('  What is\tthe  SPEED of light? '));
+      const long = `${'Why '.repeat(200)}?`;
+      expect(queryHash(long)).to.equal(`sha256:${hex(normaliseQuery(long))}`);
+      expect(normaliseQuery(long)).to.equal(normaliseQuery(long.toUpperCase()));
     });
 
     it('builds one key per normalised query and answer-changing parameters, whatever their order', () => {

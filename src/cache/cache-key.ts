@@ -17,7 +17,38 @@ const WHITESPACE_RUN = /\s+/gu;
  * full-width and ASCII letters), so that spelling variants the index cannot tell apart share an entry.
  */
 export function normaliseQuery(query: string): string {
-  return foldCase(normalizeChunk(query).replace(WHITESPACE_RUN, ' ').trim());
+  return rememberedQuery(query).normal;
+}
+
+/** The audit's `query_hash`: `sha256:` and the hex SHA-256 of the normalised query. */
+export function queryHash(query: string): string {
+  const entry = rememberedQuery(query);
+  entry.hash ??= `sha256:${createHash('sha256').update(entry.normal).digest('hex')}`;
+  return entry.hash;
+}
+
+/**
+ * Queries whose normal form and hash are remembered, oldest out first: a cached search is a query
+ * asked again, and it was normalised twice (for the key and for the audit) and hashed on every
+ * request. Remembered, the key and the hash of a short query cost 1.1–1.3 µs instead of 2.3–2.6
+ * (a loop of 200,000 on this machine, 2026-11-29), of the 60–70 µs of CPU the service spends on a
+ * cached search.
+ */
+const REMEMBERED_QUERIES = 1024;
+/** Longer queries are not remembered: they rarely come back, and would hold most of the memory. */
+const REMEMBERED_QUERY_CHARS = 512;
+const remembered = new Map<string, { normal: string; hash?: string }>();
+
+function rememberedQuery(query: string): { normal: string; hash?: string } {
+  let entry = remembered.get(query);
+  if (!entry) {
+    entry = { normal: foldCase(normalizeChunk(query).replace(WHITESPACE_RUN, ' ').trim()) };
+    if (query.length <= REMEMBERED_QUERY_CHARS) {
+      if (remembered.size >= REMEMBERED_QUERIES) remembered.delete(remembered.keys().next().value as string);
+      remembered.set(query, entry);
+    }
+  }
+  return entry;
 }
 
 /**

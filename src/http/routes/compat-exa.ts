@@ -3,8 +3,7 @@
  * <origin>/compat/exa; it sends the key as x-api-key. Mapping tables: docs/compat.md.
  */
 import { arrivedAt, caller } from '../context.js';
-import { sha256Hex } from '../../storage/hash.js';
-import { normaliseQuery } from '../../cache/cache-key.js';
+import { queryHash } from '../../cache/cache-key.js';
 import type { ErrorCode } from '../../errors/catalogue.js';
 import type { ExaContentsBody, ExaSearchBody } from '../../compat/exa-service.js';
 import type { VendorErrorFormat } from '../vendor-format.js';
@@ -47,7 +46,7 @@ export const postExaSearch: Route<ExaSearchBody> = {
   response: 'compat-exa-search.response',
   vendor: exaErrors,
   async handler(ctx, { body }, services) {
-    ctx.state.audit = { query_hash: `sha256:${sha256Hex(normaliseQuery(body.query))}` };
+    ctx.state.audit = { query_hash: queryHash(body.query) };
     respondAsVendor(ctx, await services.exa.search(caller(ctx), body, arrivedAt(ctx)));
   },
 };

@@ -3,8 +3,7 @@
  * of @langchain/tavily) at <origin>/compat/tavily. Mapping tables: docs/compat.md.
  */
 import { arrivedAt, caller } from '../context.js';
-import { sha256Hex } from '../../storage/hash.js';
-import { normaliseQuery } from '../../cache/cache-key.js';
+import { queryHash } from '../../cache/cache-key.js';
 import type { ErrorCode } from '../../errors/catalogue.js';
 import type { TavilyExtractBody, TavilySearchBody } from '../../compat/tavily-service.js';
 import type { VendorErrorFormat } from '../vendor-format.js';
@@ -34,7 +33,7 @@ export const postTavilySearch: Route<TavilySearchBody> = {
   vendor: tavilyErrors,
   keyInBody: 'api_key',
   async handler(ctx, { body }, services) {
-    ctx.state.audit = { query_hash: `sha256:${sha256Hex(normaliseQuery(body.query))}` };
+    ctx.state.audit = { query_hash: queryHash(body.query) };
     respondAsVendor(ctx, await services.tavily.search(caller(ctx), body, arrivedAt(ctx)));
   },
 };

@@ -1,6 +1,5 @@
 import { arrivedAt, caller, respond } from '../context.js';
-import { sha256Hex } from '../../storage/hash.js';
-import { normaliseQuery } from '../../cache/cache-key.js';
+import { queryHash } from '../../cache/cache-key.js';
 import { respondWithDataJson } from './cache-response.js';
 import type { SearchRequest } from '../../search/types.js';
 import type { Route } from './route.js';
@@ -16,7 +15,7 @@ export const postSearch: Route<SearchRequest> = {
   response: 'search.response',
   async handler(ctx, { body: request }, services) {
     // Hashed as the cache compares queries: spelling variants it treats as one are one hash.
-    ctx.state.audit = { query_hash: `sha256:${sha256Hex(normaliseQuery(request.query))}` };
+    ctx.state.audit = { query_hash: queryHash(request.query) };
     // A search that may use the cache is a miss until the cache answers it (live figures count both).
     if (request.options.enable_cache) ctx.state.cacheHit = false;
     const answer = await services.search.search(caller(ctx), request, arrivedAt(ctx));
