@@ -131,6 +131,7 @@ describe('stance', () => {
       expect(alignedDirection(stones, scopesOf('Among people who drank water, kidney stones were fewer.', 'en', 'sentence'))).to.equal(1);
       expect(cuesOf('Cases of polio have fallen by more than 99 percent.').directionWords).to.deep.equal(['fallen']);
       expect(cuesOf('Fewer than ten patients had a stroke.').direction).to.equal(0);
+      expect(cuesOf('Coffee was inversely associated with diabetes among those drinking four or more cups a day.').directionWords).to.deep.equal(['inversely']);
     });
 
     it('knows which terms a negation bears on', () => {

@@ -47,7 +47,7 @@ const DOWN = [
   'inhibited', 'inhibition', 'suppress', 'suppresses', 'suppressed', 'suppression', 'attenuate', 'attenuates',
   'attenuated', 'downregulate', 'downregulates', 'downregulated', 'downregulation', 'impair', 'impairs', 'impaired',
   'diminish', 'diminishes', 'diminished', 'prevent', 'prevents', 'prevented', 'block', 'blocks', 'blocked', 'slow',
-  'slows', 'slowed', 'loss', 'lose', 'loses', 'lost', 'smaller', 'shorter', 'negative', 'negatively', 'drop', 'drops',
+  'slows', 'slowed', 'loss', 'lose', 'loses', 'lost', 'smaller', 'shorter', 'negative', 'negatively', 'inverse', 'inversely', 'drop', 'drops',
   'dropped', 'fall', 'falls', 'fell', 'fallen', 'deficiency', 'deficient', 'depletion', 'depleted',
   'knockdown', 'knockout', 'worsen', 'worsens', 'worsened', 'worse', 'impede', 'impedes', 'impeded', 'deactivate',
   'deactivates', 'deactivated', 'disrupt', 'disrupts', 'disrupted', 'hinder', 'hinders', 'hindered', 'hamper', 'hampers',
@@ -108,17 +108,19 @@ const UNCERTAIN_PHRASES = [
  */
 const DEGREES = new Set(['more', 'less', 'fewer', 'greater', 'most', 'least']);
 
-/** Words after "more than", "less than" … that make it a bound on a quantity ("fell by more than 99 percent", "less than half"). */
+/** Words after "more than", "less than" … (or before "or more" …) that make it a bound on a quantity ("fell by more than 99 percent", "less than half", "four or more cups"). */
 const BOUNDED = /^(?:\d|half$|twice$|double$|triple$|a$|an$|one$|two$|three$|four$|five$|six$|seven$|eight$|nine$|ten$|dozen$|hundred$|thousand$|million$)/;
 
 /**
  * Whether words[i], a direction word by its spelling, gives no direction where it stands: a
  * degree word right after a direction word (which then counts alone), or one that bounds a
- * quantity ("by more than 99 percent", "fewer than ten"), which says how much, not which way.
+ * quantity ("by more than 99 percent", "fewer than ten", "four or more cups a day"), which says
+ * how much, not which way.
  */
 export function givesNoDirection(words: readonly string[], i: number): boolean {
   if (!DEGREES.has(words[i]!)) return false;
-  return (i > 0 && signOf(words[i - 1]!) !== undefined) || (words[i + 1] === 'than' && BOUNDED.test(words[i + 2] ?? ''));
+  return (i > 0 && signOf(words[i - 1]!) !== undefined) || (words[i + 1] === 'than' && BOUNDED.test(words[i + 2] ?? ''))
+    || (words[i - 1] === 'or' && BOUNDED.test(words[i - 2] ?? ''));
 }
 
 /** Words that weaken a statement to a possibility. */

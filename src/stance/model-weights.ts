@@ -6,14 +6,14 @@ export const STANCE_MODEL: StanceModel = {
   features: ['bias', 'coverage', 'coverage squared', 'bigrams', 'negation mismatch', 'direction mismatch', 'direction agreement', 'polarity mismatch', 'number conflict', 'number shared', 'sentence hedged', 'sentence negated', 'claim negated', 'coverage added by the previous sentence', 'direction mismatch after the previous sentence', 'polarity mismatch after the previous sentence', 'direction mismatch beside claim terms', 'direction agreement beside claim terms', 'negation mismatch beside claim terms', 'plain coverage', 'entity coverage', 'entity replaced', 'sentence about the claim', 'hedge beside claim terms', 'claim hedged', 'source coverage'],
   weights: [
     // supports
-    [-0.3896, 1.6222, 0.5954, -0.2767, -0.2138, -0.9302, -0.0009, -0.5075, -0.3812, 0.1133, -0.106, 0.817, -0.3728, 0.2698, -0.1472, -0.3067, -0.5484, 0.4512, -0.7448, -0.0115, 0.0126, 0.2045, 0.5453, 0.0507, -0.16, 0.0214],
+    [-0.3897, 1.6237, 0.5962, -0.2764, -0.2148, -0.9398, -0.0083, -0.5053, -0.3815, 0.1131, -0.1053, 0.8169, -0.3731, 0.2695, -0.1451, -0.305, -0.5512, 0.448, -0.7451, -0.0106, 0.0124, 0.2054, 0.5448, 0.0503, -0.1599, 0.0216],
     // contradicts
-    [-1.0417, -0.1709, -0.5275, 0.0456, 0.1417, 1.3353, 0.4856, 0.3896, 0.144, 0.0518, 0.0652, 0.1954, 0.7027, -0.5559, 0.5562, 0.4474, 1.2398, -0.1732, 0.9199, 0.8644, 0.3146, -0.0593, -0.4061, 0.0783, 0.3621, 0.5968],
+    [-1.0417, -0.1702, -0.5274, 0.0448, 0.1415, 1.325, 0.4793, 0.3902, 0.1439, 0.0525, 0.0646, 0.1962, 0.7024, -0.5565, 0.5583, 0.4485, 1.2377, -0.1751, 0.9198, 0.8646, 0.3149, -0.061, -0.4043, 0.0798, 0.3619, 0.5969],
     // neutral
-    [1.4313, -1.4513, -0.0679, 0.2311, 0.0721, -0.4051, -0.4847, 0.1179, 0.2372, -0.1651, 0.0409, -1.0123, -0.3299, 0.2861, -0.409, -0.1407, -0.6914, -0.278, -0.1751, -0.8529, -0.3272, -0.1453, -0.1392, -0.129, -0.2021, -0.6181],
+    [1.4314, -1.4535, -0.0689, 0.2316, 0.0732, -0.3852, -0.471, 0.1151, 0.2375, -0.1656, 0.0407, -1.013, -0.3293, 0.287, -0.4132, -0.1434, -0.6865, -0.2728, -0.1747, -0.854, -0.3272, -0.1444, -0.1405, -0.13, -0.202, -0.6186],
   ],
 };
 
 export const VERDICT_THRESHOLDS: VerdictThresholds = { minimum: 0.55, contradictionMargin: 1.1 };
 
-export const CONFIDENCE_CALIBRATION: ConfidenceCalibration = { support: [-3.3741, 5.6795], contradiction: [-1.8949, 2.3199] };
+export const CONFIDENCE_CALIBRATION: ConfidenceCalibration = { support: [-3.3974, 5.7202], contradiction: [-1.8593, 2.2806] };
