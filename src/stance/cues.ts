@@ -47,8 +47,8 @@ const DOWN = [
   'inhibited', 'inhibition', 'suppress', 'suppresses', 'suppressed', 'suppression', 'attenuate', 'attenuates',
   'attenuated', 'downregulate', 'downregulates', 'downregulated', 'downregulation', 'impair', 'impairs', 'impaired',
   'diminish', 'diminishes', 'diminished', 'prevent', 'prevents', 'prevented', 'block', 'blocks', 'blocked', 'slow',
-  'slows', 'slowed', 'loss', 'lose', 'loses', 'lost', 'smaller', 'shorter', 'negative', 'negatively', 'inverse', 'inversely', 'drop', 'drops',
-  'dropped', 'fall', 'falls', 'fell', 'fallen', 'deficiency', 'deficient', 'depletion', 'depleted',
+  'slows', 'slowed', 'loss', 'lose', 'loses', 'lost', 'smaller', 'shorter', 'negative', 'negatively', 'inverse',
+  'inversely', 'drop', 'drops', 'dropped', 'fall', 'falls', 'fell', 'fallen', 'deficiency', 'deficient', 'depletion', 'depleted',
   'knockdown', 'knockout', 'worsen', 'worsens', 'worsened', 'worse', 'impede', 'impedes', 'impeded', 'deactivate',
   'deactivates', 'deactivated', 'disrupt', 'disrupts', 'disrupted', 'hinder', 'hinders', 'hindered', 'hamper', 'hampers',
   'hampered', 'abolish', 'abolishes', 'abolished', 'abrogate', 'abrogates', 'abrogated', 'eliminate', 'eliminates',
@@ -108,7 +108,10 @@ const UNCERTAIN_PHRASES = [
  */
 const DEGREES = new Set(['more', 'less', 'fewer', 'greater', 'most', 'least']);
 
-/** Words after "more than", "less than" … (or before "or more" …) that make it a bound on a quantity ("fell by more than 99 percent", "less than half", "four or more cups"). */
+/**
+ * Words after "more than", "less than" … (or before "or more" …) that make it a bound on a
+ * quantity ("fell by more than 99 percent", "less than half", "four or more cups").
+ */
 const BOUNDED = /^(?:\d|half$|twice$|double$|triple$|a$|an$|one$|two$|three$|four$|five$|six$|seven$|eight$|nine$|ten$|dozen$|hundred$|thousand$|million$)/;
 
 /**
