@@ -1,5 +1,5 @@
 import { analyze } from '../text/analyze.js';
-import { stopWordsFor } from '../text/stop-words.js';
+import { functionWordsFor } from '../text/stop-words.js';
 import { givesNoDirection, directionOf, hedges, negates, wordsOf } from './cues.js';
 import { canonicalTerms } from './synonyms.js';
 
@@ -53,7 +53,7 @@ export function scopesOf(text: string, language: string | null, role: 'claim' | 
     return analysed.get(word)!;
   });
   const scopes: Scopes = { directed: [], negated: new Set(), hedged: new Set() };
-  const functionWords = stopWordsFor(language) ?? stopWordsFor('en')!;
+  const functionWords = functionWordsFor(language);
   words.forEach((word, i) => {
     if (negates(word)) for (const term of termsOf(words.slice(i + 1, i + 1 + REACH))) scopes.negated.add(term);
     if (hedges(word)) for (const term of termsOf(words.slice(i + 1, i + 1 + REACH))) scopes.hedged.add(term);

@@ -1,5 +1,5 @@
 import { analyze, analyzeQuery } from '../text/analyze.js';
-import { stopWordsFor } from '../text/stop-words.js';
+import { functionWordsFor } from '../text/stop-words.js';
 import { alignedDirection, hedgesAny, negatesAny, scopesOf, type Scopes } from './cue-scopes.js';
 import { cuesOf, polarity, quantityMatch, type Cues } from './cues.js';
 import { canonicalTerms } from './synonyms.js';
@@ -41,7 +41,7 @@ export function analyseClaim(claim: string, language: string | null, termWeights
   const names = namePhrases(claim, language, 'proper');
   const named = new Set(names.flat());
   // Unstemmed, a claim too short for its language to be told keeps its function words: not part of what it states.
-  const functionWords = stopWordsFor(language) ?? stopWordsFor('en')!;
+  const functionWords = functionWordsFor(language);
   return {
     weights, total: sum(weights), bigrams: bigramsOf(terms), cues, scopes: scopesOf(claim, language, 'claim'), content: { weights: content, total: sum(content) },
     entities, frame, names, statement: new Set([...content.keys()].filter((term) => !named.has(term) && !functionWords.has(term))),
@@ -97,8 +97,8 @@ export function namePhrases(text: string, language: string | null, kind: 'entiti
   const titleCase = kind === 'proper'
     ? words.length > 3 && words.every((m) => /^\P{Ll}/u.test(m[0]) || TITLE_CASE_LOWER.has(m[0]))
     : words.filter((m) => /^\p{Lu}/u.test(m[0])).length > 0.6 * words.length && words.length > 3;
-  // "The", "In", "Of" open sentences, never names; a text too short for its language to be told is read with English's list (as claim-check.ts does).
-  const functionWords = stopWordsFor(language) ?? stopWordsFor('en')!;
+  // "The", "In", "Of" open sentences, never names.
+  const functionWords = functionWordsFor(language);
   const termsOf = (word: string) => canonicalTerms(analyze(word, language), language).filter((term) => !/^\p{N}/u.test(term));
   let current: string[] | null = null;
   /** Whether `current` is among the phrases yet: a sentence's capitalised first word waits for a named word to join. */

@@ -51,3 +51,11 @@ const STOP_WORDS = new Map<string, ReadonlySet<string>>(
 export function stopWordsFor(language: string | null): ReadonlySet<string> | null {
   return language === null ? null : STOP_WORDS.get(language) ?? null;
 }
+
+/**
+ * The words to tell function words by: the language's stop words, else English's (a text too
+ * short for its language to be told, or a language without a list), the commonest case.
+ */
+export function functionWordsFor(language: string | null): ReadonlySet<string> {
+  return stopWordsFor(language) ?? STOP_WORDS.get('en')!;
+}

@@ -1,7 +1,7 @@
 import { ApiError } from '../errors/catalogue.js';
 import { analyzeQuery } from '../text/analyze.js';
 import { analysisLanguage } from '../text/analysis-language.js';
-import { stopWordsFor } from '../text/stop-words.js';
+import { functionWordsFor } from '../text/stop-words.js';
 
 /** Distinct content terms a checkable claim has at least. */
 export const MIN_CLAIM_TERMS = 2;
@@ -14,9 +14,8 @@ export const MIN_CLAIM_TERMS = 2;
  */
 function isTooVague(claim: string): boolean {
   const language = analysisLanguage(claim, null);
-  // Too short for a language to be told: English stop words, the commonest case.
-  const stop = stopWordsFor(language) ?? stopWordsFor('en');
-  const terms = new Set(analyzeQuery(claim, language).filter((term) => !stop?.has(term)));
+  const stop = functionWordsFor(language);
+  const terms = new Set(analyzeQuery(claim, language).filter((term) => !stop.has(term)));
   return terms.size < MIN_CLAIM_TERMS;
 }
 
