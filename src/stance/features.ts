@@ -141,10 +141,12 @@ export function namePhrases(text: string, language: string | null, kind: 'entiti
  * and holds at least half of what the claim states of its names (`statement`: a claim that is
  * all names, "The Taj Mahal is in Pakistan", states nothing more). A name shortened is the same
  * name ("Leonardo" for "Leonardo da Vinci"), and so is one lengthened ("the People's Republic of
- * China" for "China"). `present`: the sentence's analysed terms, synonyms as one.
+ * China" for "China"). `analysed`: the sentence's analysed terms.
  */
-export function namesAnother(claim: AnalysedClaim, sentence: string, present: ReadonlySet<string>, language: string | null): boolean {
+export function namesAnother(claim: AnalysedClaim, sentence: string, analysed: readonly string[], language: string | null): boolean {
+  // Most claims name nothing: their sentences are not read again.
   if (claim.names.length === 0) return false;
+  const present = new Set(canonicalTerms(analysed, language));
   const { statement } = claim;
   const held = statement.size > 0 ? [...statement].filter((term) => present.has(term)).length / statement.size : 1;
   if (held < NAMES_ANOTHER_STATEMENT) return false;

@@ -4,7 +4,6 @@ import { splitSentences } from '../text/passages.js';
 import { hammingDistance, simhashBands } from '../text/simhash.js';
 import { cuesOf, restates, statesFigures } from './cues.js';
 import { analyseClaim, contentCoverage, FEATURES, namesAnother, pairFeatures, sourceCoverage } from './features.js';
-import { canonicalTerms } from './synonyms.js';
 import { checkModel, stanceProbabilities, type Stance } from './model.js';
 import { CONFIDENCE_CALIBRATION, STANCE_MODEL, VERDICT_THRESHOLDS } from './model-weights.js';
 import { calibrated, claimVerdict, HEDGED_WEIGHT, type ClaimVerdict } from './verdict.js';
@@ -163,7 +162,7 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
       const brief = terms.length <= RESTATEMENT_LENGTH * claim.weights.size;
       const short = brief && features[HEDGE_BESIDE] === 0;
       const namesOther = terms.length <= NAMES_ANOTHER_LENGTH * claim.weights.size && features[HEDGE_BESIDE] === 0 && !cues.uncertain
-        && namesAnother(claim, text, new Set(canonicalTerms(terms, language)), language);
+        && namesAnother(claim, text, terms, language);
       if (brief && cues.uncertain) {
         // "The evidence is unclear": a short sentence about the claim that says it is unsettled takes no side.
         probabilities[2] = 1;
