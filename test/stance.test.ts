@@ -285,6 +285,15 @@ describe('stance', () => {
       expect(judge('Regular exercise raises blood pressure.', passage)).to.equal('CONTRADICT');
       expect(judge('Regular exercise does not lower blood pressure.', passage)).to.equal('CONTRADICT');
     });
+
+    it('reads a question as asserting nothing, and the answer after it as what takes a side', () => {
+      const judge = (claim: string, passage: string) => judgeClaim({ claim, language: 'en', termWeights: {}, sources: [{ passages: [passage] }] }).verdict;
+      // A page's heading that asks the claim restates it word for word.
+      expect(judge('Coffee causes cancer.', 'Does coffee cause cancer?')).to.equal('NOT_ENOUGH_INFO');
+      expect(judge('Coffee causes cancer.', 'Does coffee cause cancer? No. Large studies have found that drinking coffee does not raise the risk of cancer.')).to.equal('CONTRADICT');
+      expect(judge('Vitamin C prevents colds.', 'Can vitamin C prevent colds? Trials found that regular vitamin C did not reduce how often adults caught colds.')).to.equal('CONTRADICT');
+      expect(judge('Vitamin C prevents colds.', 'Can vitamin C prevent colds? Yes: in trials, regular vitamin C prevented colds in people under heavy physical stress.')).to.equal('SUPPORT');
+    });
   });
 
   describe('the sources a verdict is drawn from', () => {

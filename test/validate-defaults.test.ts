@@ -73,6 +73,9 @@ describe('POST /v1/validate with default options', function () {
         'Many reef fish change colour as they grow older.',
         'Tourism on the reef brings billions of dollars to the regional economy each year.',
       ][i]!))])),
+      '/faq': html('<!doctype html><html lang="en"><head><title>Coffee and health: questions</title></head><body><article>'
+        + '<h2>Coffee and cancer</h2><p>Does coffee cause cancer? No. Large studies have found that drinking coffee does not raise the risk of cancer.</p>'
+        + '</article></body></html>'),
       '/bleaching': html(page('Bleaching', 'Rising ocean temperatures cause mass coral bleaching on the Great Barrier Reef.')),
     });
     service = await startTestService();
@@ -116,6 +119,14 @@ describe('POST /v1/validate with default options', function () {
     const response = await validate({ claim: CASES[0]!.claim, sources: [`${pages.url}/hedged`] });
     expect(response.status).to.equal(200);
     expect(response.json.data.validation_result, JSON.stringify(response.json.data)).to.equal('UNVERIFIED');
+  });
+
+  it('reads a question that restates the claim as no evidence, and the answer under it as the verdict', async () => {
+    const response = await validate({ claim: 'Coffee causes cancer.', sources: [`${pages.url}/faq`] });
+    expect(response.status).to.equal(200);
+    const { data } = response.json;
+    expect(['FALSE', 'LIKELY_FALSE'], JSON.stringify(data)).to.include(data.validation_result);
+    expect(data.evidence.supporting).to.deep.equal([]);
   });
 
   it('lets the fourth or fifth source the client names decide', async () => {

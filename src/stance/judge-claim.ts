@@ -142,6 +142,11 @@ export interface JudgeClaimOutput {
   sources: JudgedSource[];
 }
 
+/** Whether a sentence is a question (closing quotes or brackets after its mark included). */
+function asks(sentence: string): boolean {
+  return /[?？][\s"'”’)\]]*$/u.test(sentence);
+}
+
 /** Every sentence of every source judged against the claim; a stance per source and the claim's verdict. */
 export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
   const language = sharedLanguage(input.language, input.sources.flatMap((s) => s.passages));
@@ -163,7 +168,12 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
       const short = brief && features[HEDGE_BESIDE] === 0;
       const namesOther = terms.length <= NAMES_ANOTHER_LENGTH * claim.weights.size && features[HEDGE_BESIDE] === 0 && !cues.uncertain
         && namesAnother(claim, text, terms, language);
-      if (brief && cues.uncertain) {
+      if (asks(text)) {
+        // A question asserts nothing: a page's heading "Does coffee cause cancer?" restates the
+        // claim word for word, and the answer after it is what takes a side.
+        probabilities[2] = 1;
+        probabilities[0] = probabilities[1] = 0;
+      } else if (brief && cues.uncertain) {
         // "The evidence is unclear": a short sentence about the claim that says it is unsettled takes no side.
         probabilities[2] = 1;
         probabilities[0] = probabilities[1] = 0;
