@@ -134,6 +134,16 @@ describe('stance', () => {
       expect(cuesOf('Coffee was inversely associated with diabetes among those drinking four or more cups a day.').directionWords).to.deep.equal(['inversely']);
     });
 
+    it('turns a statement that a word calls false, before it or after it', () => {
+      const autism = scopesOf('Vaccines cause autism.', 'en', 'claim');
+      expect(alignedDirection(autism, scopesOf('It is a myth that vaccines cause autism.', 'en', 'sentence'))).to.equal(-1);
+      const debunked = scopesOf('The claim that vaccines cause autism has been thoroughly debunked.', 'en', 'sentence');
+      expect(alignedDirection(autism, debunked)).to.equal(-1);
+      expect(negatesAny(debunked, new Map([['autism', 5]]))).to.equal(true);
+      // "false" names things too ("false positives"): it is no denial.
+      expect(cuesOf('The test had few false positives.').negations).to.equal(0);
+    });
+
     it('knows which terms a negation bears on', () => {
       const scopes = scopesOf('Aspirin did not lower the risk of stroke, and it was well tolerated.', 'en', 'sentence');
       expect(negatesAny(scopes, new Map([['stroke', 5]]))).to.equal(true);
@@ -284,6 +294,14 @@ describe('stance', () => {
       expect(judge('Regular exercise lowers blood pressure.', passage)).to.equal('SUPPORT');
       expect(judge('Regular exercise raises blood pressure.', passage)).to.equal('CONTRADICT');
       expect(judge('Regular exercise does not lower blood pressure.', passage)).to.equal('CONTRADICT');
+    });
+
+    it('reads a belief called a myth, or a claim said to be debunked, as contradicted, and its denial as supported', () => {
+      const judge = (claim: string, passage: string) => judgeClaim({ claim, language: 'en', termWeights: {}, sources: [{ passages: [passage] }] }).verdict;
+      expect(judge('Vaccines cause autism.', 'It is a myth that vaccines cause autism.')).to.equal('CONTRADICT');
+      expect(judge('Vaccines cause autism.', 'The claim that vaccines cause autism has been thoroughly debunked.')).to.equal('CONTRADICT');
+      expect(judge('Vaccines do not cause autism.', 'The claim that vaccines cause autism has been thoroughly debunked.')).to.equal('SUPPORT');
+      expect(judge('Humans use only 10 percent of their brains.', 'The idea that humans use only 10 percent of their brains is a misconception.')).to.equal('CONTRADICT');
     });
 
     it('reads a question as asserting nothing, and the answer after it as what takes a side', () => {

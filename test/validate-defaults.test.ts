@@ -13,8 +13,8 @@ const DEFAULT_CONFIDENCE_THRESHOLD: number = JSON.parse(fs.readFileSync(path.joi
  * What a client that sets no options is told, over real HTTP against pages served on 127.0.0.1,
  * on an empty index (so the claim's terms weigh alike, as a fresh deployment weighs them): a
  * short popular claim against one short passage that clearly supports it gets a verdict of its
- * side, one that clearly contradicts it (a negation, the opposite direction, another quantity,
- * another date) a verdict of the other side, and one on a neighbouring topic UNVERIFIED. The
+ * side, one that clearly contradicts it (a negation, a denial of the belief, the opposite
+ * direction, another quantity, another date) a verdict of the other side, and one on a neighbouring topic UNVERIFIED. The
  * claims and passages were written for this test (none is from the out-of-domain bench set).
  */
 type Side = 'SUPPORT' | 'CONTRADICT' | 'NOT_ENOUGH_INFO';
@@ -33,6 +33,12 @@ const CASES: Case[] = [
   { name: 'contradiction, negation', expected: 'CONTRADICT',
     claim: 'Cracking your knuckles causes arthritis.',
     passage: 'Cracking your knuckles does not cause arthritis, several long-term studies have found.' },
+  { name: 'contradiction, the belief called a myth', expected: 'CONTRADICT',
+    claim: 'Shaving makes hair grow back thicker.',
+    passage: 'Dermatologists say the idea that shaving makes hair grow back thicker is a myth.' },
+  { name: 'contradiction, the claim said to be refuted', expected: 'CONTRADICT',
+    claim: 'Sugar makes children hyperactive.',
+    passage: 'The claim that sugar makes children hyperactive has been refuted by a dozen controlled trials.' },
   { name: 'contradiction, opposite direction', expected: 'CONTRADICT',
     claim: 'Regular physical activity increases the risk of heart disease.',
     passage: 'Regular physical activity lowers the risk of heart disease in adults of every age.' },

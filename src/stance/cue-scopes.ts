@@ -1,6 +1,6 @@
 import { analyze } from '../text/analyze.js';
 import { functionWordsFor } from '../text/stop-words.js';
-import { givesNoDirection, directionOf, hedges, negates, wordsOf } from './cues.js';
+import { denies, givesNoDirection, directionOf, hedges, negates, wordsOf } from './cues.js';
 import { canonicalTerms } from './synonyms.js';
 
 /**
@@ -56,10 +56,14 @@ export function scopesOf(text: string, language: string | null, role: 'claim' | 
   const functionWords = functionWordsFor(language);
   words.forEach((word, i) => {
     if (negates(word)) for (const term of termsOf(words.slice(i + 1, i + 1 + REACH))) scopes.negated.add(term);
+    // A denial after a statement bears on all of it: "the idea that [humans use 10 percent of their brains] is a myth".
+    if (denies(word)) for (const term of termsOf(words.slice(0, i))) scopes.negated.add(term);
     if (hedges(word)) for (const term of termsOf(words.slice(i + 1, i + 1 + REACH))) scopes.hedged.add(term);
     const sign = givesNoDirection(words, i) ? 0 : directionOf(word);
     if (sign === 0) return;
-    const turned = words.slice(Math.max(0, i - NEGATION_REACH), i).filter(negates).length % 2 === 1;
+    // A negation just before turns it, and so does a denial anywhere after it ("the claim that
+    // vaccines [cause] autism has been debunked"); a denial before it is one of the negations.
+    const turned = (words.slice(Math.max(0, i - NEGATION_REACH), i).filter(negates).length + words.slice(i + 1).filter(denies).length) % 2 === 1;
     const span = role === 'claim' ? words.slice(i + 1, i + 1 + OBJECT_WORDS)
       : attributive(words, i, functionWords) ? words.slice(i + 1, i + 1 + ATTRIBUTE_REACH)
       : [...words.slice(Math.max(0, i - REACH), i), ...words.slice(i + 1, i + 1 + REACH)];

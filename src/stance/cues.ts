@@ -6,8 +6,21 @@ import { stemmerFor } from '../text/stemmers.js';
  * the numbers it states. Each is a cheap pass over the lower-cased words.
  */
 
-/** Words and contractions that negate what follows (or, for "lack", "fail", what they govern). */
+/**
+ * Words that call a statement false, before it ("It is a myth that vaccines cause autism") or
+ * after it ("The claim that vaccines cause autism has been debunked"): pages that correct a
+ * popular belief state it in full and deny it with one of these. Only words that say nothing
+ * else: "false" and "wrong" also name things ("false positives", "the wrong dose").
+ */
+const DENIALS = new Set([
+  'myth', 'myths', 'misconception', 'misconceptions', 'misbelief', 'fallacy', 'hoax', 'debunk', 'debunks', 'debunked',
+  'disprove', 'disproves', 'disproved', 'disproven', 'refute', 'refutes', 'refuted', 'untrue', 'unfounded', 'baseless',
+  'discredited', 'falsely', 'mistakenly', 'erroneously',
+]);
+
+/** Words and contractions that negate what follows (or, for "lack", "fail", what they govern), and the denials. */
 const NEGATIONS = new Set([
+  ...DENIALS,
   'not', 'no', 'never', 'none', 'nor', 'neither', 'without', 'cannot', "can't", "don't", "doesn't", "didn't", "isn't",
   "aren't", "wasn't", "weren't", "won't", "wouldn't", "shouldn't", "couldn't", "hasn't", "haven't", "hadn't",
   'lack', 'lacks', 'lacked', 'lacking', 'absence', 'absent', 'fail', 'fails', 'failed', 'unable', 'nothing',
@@ -383,6 +396,11 @@ export function hedges(word: string): boolean {
 /** Whether a word negates what follows. */
 export function negates(word: string): boolean {
   return NEGATIONS.has(word) || word.endsWith("n't");
+}
+
+/** Whether a word calls a statement false (DENIALS): said after the statement, it turns it too. */
+export function denies(word: string): boolean {
+  return DENIALS.has(word);
 }
 
 /** +1 or −1: the way a statement points once its negations are applied ("does not increase" points down). */
