@@ -35,6 +35,9 @@ describe('stance', () => {
       expect(cuesOf('Exercise lowers blood pressure.').direction).to.equal(-1);
       expect(polarity(cuesOf('Exercise does not increase bone density.'))).to.equal(-1);
       expect(polarity(cuesOf('Exercise does not lower blood pressure.'))).to.equal(1);
+      expect(cuesOf('Arctic sea ice is growing.').direction).to.equal(1);
+      // "grown" is how cells are kept, not a direction: "cells were grown in culture".
+      expect(cuesOf('Cells were grown in culture.').direction).to.equal(0);
     });
 
     it('finds hedges and numbers with their decimals, separators and percent signs', () => {

@@ -50,7 +50,7 @@ const UP = [
   // The pairs of the issue that are not about amounts: cause / prevent, safe / harmful,
   // effective / ineffective ("ineffective" is a negation), warmer / colder, grow / shrink.
   'cause', 'causes', 'caused', 'causing', 'safe', 'safer', 'safest', 'effective', 'efficacious', 'warmer', 'warming',
-  'hotter', 'expand', 'expands', 'expanded',
+  'hotter', 'expand', 'expands', 'expanded', 'grow', 'grows', 'grew', 'growing',
   // Comparatives and verbs of popular writing ("boosts", "soars"): bigger / smaller …
   'bigger', 'thicker', 'wider', 'deeper', 'costlier', 'soar', 'soars', 'soared', 'surge', 'surges', 'surged',
 ];
