@@ -291,8 +291,9 @@ describe('stance', () => {
   });
 
   describe('restatements', () => {
+    const judge = (claim: string, passage: string) => judgeClaim({ claim, language: 'en', termWeights: {}, sources: [{ passages: [passage] }] }).verdict;
+
     it('reads a restatement\'s direction where it bears on the claim, not by the sentence\'s negations in all', () => {
-      const judge = (claim: string, passage: string) => judgeClaim({ claim, language: 'en', termWeights: {}, sources: [{ passages: [passage] }] }).verdict;
       const passage = 'People who exercised regularly had lower blood pressure than those who did not.';
       expect(judge('Regular exercise lowers blood pressure.', passage)).to.equal('SUPPORT');
       expect(judge('Regular exercise raises blood pressure.', passage)).to.equal('CONTRADICT');
@@ -300,7 +301,6 @@ describe('stance', () => {
     });
 
     it('reads a belief called a myth, or a claim said to be debunked, as contradicted, and its denial as supported', () => {
-      const judge = (claim: string, passage: string) => judgeClaim({ claim, language: 'en', termWeights: {}, sources: [{ passages: [passage] }] }).verdict;
       expect(judge('Vaccines cause autism.', 'It is a myth that vaccines cause autism.')).to.equal('CONTRADICT');
       expect(judge('Vaccines cause autism.', 'The claim that vaccines cause autism has been thoroughly debunked.')).to.equal('CONTRADICT');
       expect(judge('Vaccines do not cause autism.', 'The claim that vaccines cause autism has been thoroughly debunked.')).to.equal('SUPPORT');
@@ -308,7 +308,6 @@ describe('stance', () => {
     });
 
     it('reads a question as asserting nothing, and the answer after it as what takes a side', () => {
-      const judge = (claim: string, passage: string) => judgeClaim({ claim, language: 'en', termWeights: {}, sources: [{ passages: [passage] }] }).verdict;
       // A page's heading that asks the claim restates it word for word.
       expect(judge('Coffee causes cancer.', 'Does coffee cause cancer?')).to.equal('NOT_ENOUGH_INFO');
       expect(judge('Coffee causes cancer.', 'Does coffee cause cancer? No. Large studies have found that drinking coffee does not raise the risk of cancer.')).to.equal('CONTRADICT');
