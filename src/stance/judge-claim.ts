@@ -168,13 +168,10 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
       const short = brief && features[HEDGE_BESIDE] === 0;
       const namesOther = terms.length <= NAMES_ANOTHER_LENGTH * claim.weights.size && features[HEDGE_BESIDE] === 0 && !cues.uncertain
         && namesAnother(claim, text, terms, language);
-      if (asks(text)) {
+      if (asks(text) || (brief && cues.uncertain)) {
         // A question asserts nothing: a page's heading "Does coffee cause cancer?" restates the
-        // claim word for word, and the answer after it is what takes a side.
-        probabilities[2] = 1;
-        probabilities[0] = probabilities[1] = 0;
-      } else if (brief && cues.uncertain) {
-        // "The evidence is unclear": a short sentence about the claim that says it is unsettled takes no side.
+        // claim word for word, and the answer after it is what takes a side. "The evidence is
+        // unclear": a short sentence about the claim that says it is unsettled takes no side.
         probabilities[2] = 1;
         probabilities[0] = probabilities[1] = 0;
       } else if (namesOther) {
