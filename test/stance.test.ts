@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { cuesOf, directionOf, polarity, quantityMatch, restates, statesFigures } from '../src/stance/cues.js';
+import { cuesOf, directionOf, polarity, quantityMatch, reportsOf, restates, statesFigures } from '../src/stance/cues.js';
 import { alignedDirection, negatesAny, scopesOf } from '../src/stance/cue-scopes.js';
 import { analyseClaim, entityTerms, namePhrases, pairFeatures, sourceCoverage } from '../src/stance/features.js';
 import { analyze } from '../src/text/analyze.js';
@@ -305,6 +305,23 @@ describe('stance', () => {
       expect(judge('Vaccines cause autism.', 'The claim that vaccines cause autism has been thoroughly debunked.')).to.equal('CONTRADICT');
       expect(judge('Vaccines do not cause autism.', 'The claim that vaccines cause autism has been thoroughly debunked.')).to.equal('SUPPORT');
       expect(judge('Humans use only 10 percent of their brains.', 'The idea that humans use only 10 percent of their brains is a misconception.')).to.equal('CONTRADICT');
+    });
+
+    it('reads a belief a page reports and then answers as denied, and one it only reports as taking no side', () => {
+      const late = 'Many people believe that eating late at night makes you gain weight, but studies that control for total calories have found no such effect.';
+      expect(judge('Eating late at night makes you gain weight.', late)).to.equal('CONTRADICT');
+      expect(judge('Eating late at night does not make you gain weight.', late)).to.equal('SUPPORT');
+      expect(judge('Cracking your knuckles causes arthritis.',
+        'Although many people think that cracking your knuckles causes arthritis, studies have found no such association.')).to.equal('CONTRADICT');
+      // Answered in the next sentence, with or without a direction word in the belief.
+      expect(judge('Vaccines cause autism.', 'Many parents believe that vaccines cause autism. However, large studies have found no link between them.')).to.equal('CONTRADICT');
+      expect(judge('Bulls are enraged by the colour red.',
+        'It is widely believed that bulls are enraged by the colour red. In fact, bulls cannot see red; they charge at the movement of the cape.')).to.equal('CONTRADICT');
+      expect(judge('Bulls are enraged by the colour red.', 'It is widely believed that bulls are enraged by the colour red.')).to.equal('NOT_ENOUGH_INFO');
+      // A belief confirmed is held; an answer that says what is not known denies nothing.
+      expect(judge('Inflammation drives atherosclerosis.',
+        'Inflammation is thought to drive atherosclerosis, and trials of anti-inflammatory drugs have confirmed it.')).to.equal('SUPPORT');
+      expect(reportsOf('inflammation is thought to drive atherosclerosis, but how it does so is not understood.')).to.deep.equal({ denied: [], unanswered: [] });
     });
 
     it('reads a question as asserting nothing, and the answer after it as what takes a side', () => {

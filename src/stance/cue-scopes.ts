@@ -1,6 +1,6 @@
 import { analyze } from '../text/analyze.js';
 import { functionWordsFor } from '../text/stop-words.js';
-import { denies, givesNoDirection, directionOf, hedges, negates, wordsOf } from './cues.js';
+import { reportsOf, denies, givesNoDirection, directionOf, hedges, negates, wordsOf } from './cues.js';
 import { canonicalTerms } from './synonyms.js';
 
 /**
@@ -45,8 +45,15 @@ function attributive(words: readonly string[], i: number, functionWords: Readonl
   return COMPARATIVE.test(words[i]!) && next !== undefined && next !== 'than' && !functionWords.has(next) && directionOf(next) === 0;
 }
 
-export function scopesOf(text: string, language: string | null, role: 'claim' | 'sentence'): Scopes {
-  const words = wordsOf(text.toLowerCase().replace(/’/g, "'"));
+/** `next`: for a sentence, the next one of its passage, which may answer a belief it reports. */
+export function scopesOf(text: string, language: string | null, role: 'claim' | 'sentence', next = ''): Scopes {
+  const lower = text.toLowerCase().replace(/’/g, "'");
+  const words = wordsOf(lower);
+  // A belief the sentence reports and then answers is denied: its terms negated, its directions
+  // turned; one it only reports is hedged.
+  const reports = role === 'sentence' ? reportsOf(lower, next.toLowerCase()) : { denied: [], unanswered: [] };
+  const within = (spans: [number, number][], i: number) => spans.some(([start, end]) => i >= start && i < end);
+  const reported = (i: number) => within(reports.denied, i);
   const analysed = new Map<string, string[]>();
   const termsOf = (span: readonly string[]) => span.filter((word) => directionOf(word) === 0).flatMap((word) => {
     if (!analysed.has(word)) analysed.set(word, canonicalTerms(analyze(word, language), language));
@@ -59,11 +66,14 @@ export function scopesOf(text: string, language: string | null, role: 'claim' | 
     // A denial after a statement bears on all of it: "the idea that [humans use 10 percent of their brains] is a myth".
     if (denies(word)) for (const term of termsOf(words.slice(0, i))) scopes.negated.add(term);
     if (hedges(word)) for (const term of termsOf(words.slice(i + 1, i + 1 + REACH))) scopes.hedged.add(term);
+    if (reported(i)) for (const term of termsOf([word])) scopes.negated.add(term);
+    if (within(reports.unanswered, i)) for (const term of termsOf([word])) scopes.hedged.add(term);
     const sign = givesNoDirection(words, i) ? 0 : directionOf(word);
     if (sign === 0) return;
     // A negation just before turns it, and so does a denial anywhere after it ("the claim that
     // vaccines [cause] autism has been debunked"); a denial before it is one of the negations.
-    const turned = (words.slice(Math.max(0, i - NEGATION_REACH), i).filter(negates).length + words.slice(i + 1).filter(denies).length) % 2 === 1;
+    const turned = (words.slice(Math.max(0, i - NEGATION_REACH), i).filter(negates).length + words.slice(i + 1).filter(denies).length
+      + (reported(i) ? 1 : 0)) % 2 === 1;
     const span = role === 'claim' ? words.slice(i + 1, i + 1 + OBJECT_WORDS)
       : attributive(words, i, functionWords) ? words.slice(i + 1, i + 1 + ATTRIBUTE_REACH)
       : [...words.slice(Math.max(0, i - REACH), i), ...words.slice(i + 1, i + 1 + REACH)];

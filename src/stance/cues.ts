@@ -378,6 +378,97 @@ export function restates(claim: Cues, sentence: Cues): boolean {
   return polarity(claim) === polarity(sentence);
 }
 
+/**
+ * Words that report a belief without holding it ("many people believe that…", "it was long
+ * thought that…", "the alleged link"): a page that corrects a belief reports it in full and
+ * then answers it ("…, but large studies have found no link").
+ */
+const REPORTS = new Set([
+  'believe', 'believes', 'believed', 'belief', 'beliefs', 'think', 'thinks', 'thought', 'convinced', 'assume', 'assumes',
+  'assumed', 'assumption', 'suppose', 'supposed', 'supposedly', 'claim', 'claims', 'claimed', 'allege', 'alleges',
+  'alleged', 'allegedly', 'suspect', 'suspected', 'feared', 'rumoured', 'rumored',
+]);
+/** Words that set what follows against the clause before ("…, but studies found no link"). */
+const CONTRASTS = new Set(['but', 'however', 'yet']);
+/** Words that open a clause conceded before the main one ("Although many think…, studies…"). */
+const CONCESSIVES = new Set(['although', 'though', 'while', 'whereas', 'despite']);
+
+/** Words after a report that hold it true ("…, and trials confirmed that it does"). */
+const CONFIRMATIONS = new Set(['confirm', 'confirms', 'confirmed', 'confirming', 'proved', 'proven', 'shown', 'showed', 'indeed', 'correctly', 'rightly']);
+/** Words in an answer that say what is not known rather than what is not so ("…, but how is unclear"). */
+const IGNORANCE = new Set(['unknown', 'unclear', 'uncertain', 'elusive', 'obscure']);
+/** Words that, a word or two after a negation, say the same ("…, but how is not fully understood"). */
+const NOT_KNOWN = new Set(['known', 'understood', 'clear', 'elucidated', 'determined']);
+
+/** Whether an answer says what is not known rather than what is not so. */
+function ignorant(answer: readonly string[]): boolean {
+  return answer.some((word, k) => IGNORANCE.has(word) || (negates(word) && answer.slice(k + 1, k + 3).some((w) => NOT_KNOWN.has(w))));
+}
+
+/** How a sentence that answers the one before opens: "However, …", "In fact, …". */
+const ANSWER_OPENING = /^\W*(?:however|but|yet|actually|in fact|in reality|in truth)\b/;
+
+/** Spans of words (start inclusive, end exclusive, as wordsOf gives them) that report a belief. */
+export interface Reports {
+  /** Beliefs the sentence answers: it sets a clause against them, so it denies them. */
+  denied: [number, number][];
+  /** Beliefs it reports and neither answers nor confirms: it holds them no more than a hedge would. */
+  unanswered: [number, number][];
+}
+
+/**
+ * The beliefs a sentence reports, from the word after the report to its answer or the sentence's
+ * end. The answer is the clause after a contrast ("Some believe that vaccines cause autism, but
+ * studies have found no link"; "Some claim that temperatures stopped rising, but the next decade
+ * was the warmest on record") or, when the report stands in a conceded clause, the clause after
+ * its comma ("Although many think that cracking knuckles causes arthritis, studies have found no
+ * such association"), or the next sentence when it opens as an answer (`next`, lower-cased:
+ * "However, studies have found no link"). An answer that says what is not known ("…, but how is
+ * not understood") leaves the report as it stands; one that confirms it ("…, and trials
+ * confirmed it") holds it.
+ */
+export function reportsOf(lower: string, next = ''): Reports {
+  const matches = [...lower.matchAll(WORDS)];
+  const words = matches.map((match) => match[0]);
+  /** Whether a comma or semicolon stands between word i and the next. */
+  const clauseEndsAfter = (i: number) => i + 1 < matches.length
+    && /[,;]/.test(lower.slice(matches[i]!.index! + words[i]!.length, matches[i + 1]!.index));
+  const reports: Reports = { denied: [], unanswered: [] };
+  for (let i = 0; i < words.length; i++) {
+    if (!REPORTS.has(words[i]!)) continue;
+    let answer = words.findIndex((word, j) => j > i && CONTRASTS.has(word));
+    if (answer < 0 && words.slice(0, i).some((word) => CONCESSIVES.has(word))) {
+      const end = words.findIndex((_, j) => j >= i && clauseEndsAfter(j));
+      if (end >= 0) answer = end + 1;
+    }
+    // A report that ends its sentence may be answered by the next: "Many believe that… However, studies…".
+    const answeredNext = answer < 0 && ANSWER_OPENING.test(next);
+    if (answeredNext) answer = words.length;
+    const rest = answeredNext ? wordsOf(next) : answer < 0 ? words.slice(i + 1) : words.slice(answer);
+    // Confirmed, or called false by a word that turns it itself ("the claim that… has been debunked").
+    if (rest.some((word) => CONFIRMATIONS.has(word) || DENIALS.has(word))) continue;
+    if (answer < 0) {
+      reports.unanswered.push([i + 1, words.length]);
+      break;
+    }
+    if (!ignorant(rest)) reports.denied.push([i + 1, answer]);
+    i = answer - 1;
+  }
+  return reports;
+}
+
+/** Words from the sentence's start within which a report makes all of it reported ("It is widely believed that…"). */
+const REPORT_OPENING = 6;
+
+/**
+ * Whether all a sentence asserts is that a belief is held: a report among its first words that
+ * it neither answers nor confirms ("It is widely believed that goldfish have a three-second
+ * memory", "Many people think that…"). Such a sentence says nothing of whether the belief is so.
+ */
+export function onlyReports(lower: string, next = ''): boolean {
+  return reportsOf(lower, next).unanswered.some(([start]) => start <= REPORT_OPENING);
+}
+
 /** The words of a lower-cased text (’ as '), as the cues read them. */
 export function wordsOf(lower: string): string[] {
   return [...lower.matchAll(WORDS)].map((match) => match[0]);

@@ -195,11 +195,12 @@ export const FEATURES = [
  * claim's move, the negations before its terms. And how much of the claim the sentence's whole
  * source states (`sourceCoverage`, of every sentence of the source). `analysed`: the sentence's
  * analysed terms, when the caller has them; `previousAnalysed`: the previous sentence's, if any;
- * `cues`: the sentence's cues, when the caller has them.
+ * `cues`: the sentence's cues, when the caller has them; `next`: the next sentence of its
+ * passage, which may answer a belief this one reports ("Many believe that… However, …").
  */
 export function pairFeatures(
   claim: AnalysedClaim, sentence: string, language: string | null, sourceCoverage: number,
-  analysed = analyze(sentence, language), previousAnalysed: readonly string[] = [], cues = cuesOf(sentence),
+  analysed = analyze(sentence, language), previousAnalysed: readonly string[] = [], cues = cuesOf(sentence), next = '',
 ): number[] {
   const terms = canonicalTerms(analysed, language);
   const previous = canonicalTerms(previousAnalysed, language);
@@ -216,7 +217,7 @@ export function pairFeatures(
   const sentenceNegated = cues.negations % 2;
   const directions = claim.cues.direction * cues.direction;
   const quantities = quantityMatch(claim.cues.quantities, cues.quantities);
-  const scopes = scopesOf(sentence, language, 'sentence');
+  const scopes = scopesOf(sentence, language, 'sentence', next);
   const aligned = alignedDirection(claim.scopes, scopes);
   return [
     1,

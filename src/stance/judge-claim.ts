@@ -2,7 +2,7 @@ import { analyze } from '../text/analyze.js';
 import { sharedLanguage } from '../text/analysis-language.js';
 import { splitSentences } from '../text/passages.js';
 import { hammingDistance, simhashBands } from '../text/simhash.js';
-import { cuesOf, restates, statesFigures } from './cues.js';
+import { cuesOf, onlyReports, restates, statesFigures } from './cues.js';
 import { analyseClaim, contentCoverage, FEATURES, namesAnother, pairFeatures, sourceCoverage } from './features.js';
 import { checkModel, stanceProbabilities, type Stance } from './model.js';
 import { CONFIDENCE_CALIBRATION, STANCE_MODEL, VERDICT_THRESHOLDS } from './model-weights.js';
@@ -160,7 +160,8 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
     const scored = sentences.map(({ text, first, passage }, n) => {
       const terms = analysed[n]!;
       const cues = cuesOf(text);
-      const features = pairFeatures(claim, text, language, covered, terms, first ? [] : analysed[n - 1], cues);
+      const next = sentences[n + 1]?.passage === passage ? sentences[n + 1]!.text : '';
+      const features = pairFeatures(claim, text, language, covered, terms, first ? [] : analysed[n - 1], cues, next);
       const probabilities = stanceProbabilities(MODEL, features);
       // The rules below read a short sentence's cues as bearing on the claim; one that only
       // suggests it ("may help") asserts nothing they could settle, and the model decides.
@@ -168,10 +169,11 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
       const short = brief && features[HEDGE_BESIDE] === 0;
       const namesOther = terms.length <= NAMES_ANOTHER_LENGTH * claim.weights.size && features[HEDGE_BESIDE] === 0 && !cues.uncertain
         && namesAnother(claim, text, terms, language);
-      if (asks(text) || (brief && cues.uncertain)) {
+      if (asks(text) || (brief && cues.uncertain) || onlyReports(text.toLowerCase(), next.toLowerCase())) {
         // A question asserts nothing: a page's heading "Does coffee cause cancer?" restates the
         // claim word for word, and the answer after it is what takes a side. "The evidence is
         // unclear": a short sentence about the claim that says it is unsettled takes no side.
+        // Nor does one that only says a belief is held ("Many people believe that…").
         probabilities[2] = 1;
         probabilities[0] = probabilities[1] = 0;
       } else if (namesOther) {
@@ -223,8 +225,9 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
 }
 
 /**
- * Whether a restatement says the same where its direction words bear on what the claim's move,
- * or undefined when none of them does: the sentence's direction words beside the claim's terms
+ * Whether a restatement says the same where its direction words bear on what the claim's move
+ * (when none of them does: false if a negation bears on the claim's terms as none in the claim
+ * does, else undefined): the sentence's direction words beside the claim's terms
  * (a negation just before one turning it) all point the claim's way, with no negation on the
  * claim's terms it lacks and no quantity of another value. Read there, "had lower blood pressure
  * than those who did not" lowers blood pressure: the negation belongs to the comparison, which
@@ -232,7 +235,9 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
  */
 function restatesBeside(features: readonly number[]): boolean | undefined {
   if (features[ALIGNED_OPPOSED]! > 0) return false;
-  if (features[ALIGNED_AGREED]! === 0) return undefined;
+  // "It is widely believed that bulls are enraged by red. In fact, …": the belief's terms are
+  // negated (a report answered, cues.ts) and no direction word is there to say so.
+  if (features[ALIGNED_AGREED]! === 0) return features[NEGATION_BESIDE]! > 0 ? false : undefined;
   return features[NEGATION_BESIDE] === 0 && features[NUMBER_CONFLICT] === 0;
 }
 
