@@ -147,6 +147,15 @@ describe('stance', () => {
       expect(cuesOf('The test had few false positives.').negations).to.equal(0);
     });
 
+    it('turns a direction word said to have stopped, and only beside it', () => {
+      const rising = scopesOf('Global temperatures kept rising after 1998.', 'en', 'claim');
+      expect(alignedDirection(rising, scopesOf('Global temperatures stopped rising after 1998.', 'en', 'sentence'))).to.equal(-1);
+      expect(alignedDirection(rising, scopesOf('The growth of global temperatures has not ceased to rise since 1998.', 'en', 'sentence'))).to.equal(1);
+      // "Stopping statins" stops the statins, not the increase two words on.
+      const risk = scopesOf('Stopping statins increased the risk of stroke.', 'en', 'claim');
+      expect(alignedDirection(risk, scopesOf('Patients who stopped statins had an increased risk of stroke.', 'en', 'sentence'))).to.equal(1);
+    });
+
     it('knows which terms a negation bears on', () => {
       const scopes = scopesOf('Aspirin did not lower the risk of stroke, and it was well tolerated.', 'en', 'sentence');
       expect(negatesAny(scopes, new Map([['stroke', 5]]))).to.equal(true);
@@ -322,6 +331,12 @@ describe('stance', () => {
       expect(judge('Inflammation drives atherosclerosis.',
         'Inflammation is thought to drive atherosclerosis, and trials of anti-inflammatory drugs have confirmed it.')).to.equal('SUPPORT');
       expect(reportsOf('inflammation is thought to drive atherosclerosis, but how it does so is not understood.')).to.deep.equal({ denied: [], unanswered: [] });
+    });
+
+    it('reads a trend said to have stopped against one said to go on', () => {
+      expect(judge('Global temperatures stopped rising after 1998.', 'Global temperatures have continued to rise since 1998.')).to.equal('CONTRADICT');
+      expect(judge('The population stopped growing in 2010.', 'The population has continued to grow since 2010.')).to.equal('CONTRADICT');
+      expect(judge('The population stopped growing in 2010.', 'The population stopped growing in 2010, the census found.')).to.equal('SUPPORT');
     });
 
     it('reads a question as asserting nothing, and the answer after it as what takes a side', () => {

@@ -1,6 +1,6 @@
 import { analyze } from '../text/analyze.js';
 import { functionWordsFor } from '../text/stop-words.js';
-import { reportsOf, denies, givesNoDirection, directionOf, hedges, negates, wordsOf } from './cues.js';
+import { ceasesAt, reportsOf, denies, givesNoDirection, directionOf, hedges, negates, wordsOf } from './cues.js';
 import { canonicalTerms } from './synonyms.js';
 
 /**
@@ -71,9 +71,10 @@ export function scopesOf(text: string, language: string | null, role: 'claim' | 
     const sign = givesNoDirection(words, i) ? 0 : directionOf(word);
     if (sign === 0) return;
     // A negation just before turns it, and so does a denial anywhere after it ("the claim that
-    // vaccines [cause] autism has been debunked"); a denial before it is one of the negations.
+    // vaccines [cause] autism has been debunked"; a denial before it is one of the negations), a
+    // belief reported and answered, and a word that says it stopped ("stopped [rising]").
     const turned = (words.slice(Math.max(0, i - NEGATION_REACH), i).filter(negates).length + words.slice(i + 1).filter(denies).length
-      + (reported(i) ? 1 : 0)) % 2 === 1;
+      + (reported(i) ? 1 : 0) + (ceasesAt(words, i) ? 1 : 0)) % 2 === 1;
     const span = role === 'claim' ? words.slice(i + 1, i + 1 + OBJECT_WORDS)
       : attributive(words, i, functionWords) ? words.slice(i + 1, i + 1 + ATTRIBUTE_REACH)
       : [...words.slice(Math.max(0, i - REACH), i), ...words.slice(i + 1, i + 1 + REACH)];

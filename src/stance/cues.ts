@@ -489,6 +489,19 @@ export function negates(word: string): boolean {
   return NEGATIONS.has(word) || word.endsWith("n't");
 }
 
+/**
+ * Words that end the process a direction word names, said beside it: "stopped rising", "ceased
+ * to grow", "warming stalled" say that it no longer goes that way. Not negations elsewhere:
+ * "stopping statins increased the risk" stops something else.
+ */
+const CESSATIONS = new Set(['stop', 'stops', 'stopped', 'halt', 'halts', 'halted', 'cease', 'ceases', 'ceased', 'stall', 'stalls', 'stalled']);
+
+/** Whether the direction word at words[i] is said to have stopped: a cessation just before it ("to" between allowed) or just after it. */
+export function ceasesAt(words: readonly string[], i: number): boolean {
+  const before = words[i - 1] === 'to' ? words[i - 2] : words[i - 1];
+  return CESSATIONS.has(before ?? '') || CESSATIONS.has(words[i + 1] ?? '');
+}
+
 /** Whether a word calls a statement false (DENIALS): said after the statement, it turns it too. */
 export function denies(word: string): boolean {
   return DENIALS.has(word);
