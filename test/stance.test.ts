@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { cuesOf, directionOf, polarity, quantityMatch, reportsOf, restates, statesFigures } from '../src/stance/cues.js';
+import { replacedByOpposite } from '../src/stance/opposites.js';
 import { alignedDirection, negatesAny, scopesOf } from '../src/stance/cue-scopes.js';
 import { analyseClaim, entityTerms, namePhrases, pairFeatures, sourceCoverage } from '../src/stance/features.js';
 import { analyze } from '../src/text/analyze.js';
@@ -331,6 +332,18 @@ describe('stance', () => {
       expect(judge('Inflammation drives atherosclerosis.',
         'Inflammation is thought to drive atherosclerosis, and trials of anti-inflammatory drugs have confirmed it.')).to.equal('SUPPORT');
       expect(reportsOf('inflammation is thought to drive atherosclerosis, but how it does so is not understood.')).to.deep.equal({ denied: [], unanswered: [] });
+    });
+
+    it('contradicts a restatement that puts a word excluding one of the claim\'s in its place', () => {
+      expect(judge('Lemon juice is alkaline.', 'Lemon juice is strongly acidic, with a pH of about 2.')).to.equal('CONTRADICT');
+      expect(judge('Lemon juice is acidic.', 'Lemon juice is strongly acidic, with a pH of about 2.')).to.equal('SUPPORT');
+      expect(judge('Wind power is a non-renewable source of energy.', 'Wind power is a renewable source of energy.')).to.equal('CONTRADICT');
+      expect(judge('Oil is a renewable source of energy.', 'Oil is a non-renewable source of energy formed over millions of years.')).to.equal('CONTRADICT');
+      expect(judge('Whales are fish.', 'Whales are mammals that breathe air.')).to.equal('CONTRADICT');
+      // Both sides said: which one the sentence says of the claim's subject is not read.
+      expect(replacedByOpposite('whales are fish.', 'whales are mammals, not fish.')).to.deep.equal([]);
+      // A word inside another, or after a hyphen, is not said.
+      expect(replacedByOpposite('the engine runs on gas.', 'the engine runs on gasoline.')).to.deep.equal([]);
     });
 
     it('reads a trend said to have stopped against one said to go on', () => {

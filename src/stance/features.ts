@@ -2,6 +2,7 @@ import { analyze, analyzeQuery } from '../text/analyze.js';
 import { functionWordsFor } from '../text/stop-words.js';
 import { alignedDirection, hedgesAny, negatesAny, scopesOf, type Scopes } from './cue-scopes.js';
 import { cuesOf, polarity, quantityMatch, type Cues } from './cues.js';
+import { replacedByOpposite } from './opposites.js';
 import { canonicalTerms } from './synonyms.js';
 
 /** The weight of a claim term the index does not hold: rarer than anything it holds. */
@@ -157,6 +158,22 @@ export function namesAnother(claim: AnalysedClaim, sentence: string, analysed: r
     if (found === name.length) return false;
     return found === 0 || another.some((theirs) => theirs.some((term) => name.includes(term)));
   });
+}
+
+/**
+ * Whether a sentence restates the claim with one of its words replaced by a word that excludes it
+ * (opposites.ts: "warm-blooded" for "cold-blooded", "non-renewable" for "renewable"): the rest of
+ * the claim's content held at least at `restCoverage` of its weight. `analysed`: the sentence's
+ * analysed terms.
+ */
+export function saysOpposite(
+  claim: AnalysedClaim, claimText: string, sentence: string, analysed: readonly string[], language: string | null, restCoverage: number,
+): boolean {
+  const replaced = replacedByOpposite(claimText.toLowerCase(), sentence.toLowerCase());
+  if (replaced.length === 0) return false;
+  const excluded = new Set(canonicalTerms(replaced.flatMap((word) => analyze(word, language)), language));
+  const rest = new Map([...claim.content.weights].filter(([term]) => !excluded.has(term)));
+  return rest.size > 0 && coverageOf({ weights: rest, total: sum(rest) }, new Set(canonicalTerms(analysed, language))) >= restCoverage;
 }
 
 /** The share of the claim's statement a sentence that names another thing must hold to say the claim of it. */

@@ -3,7 +3,7 @@ import { sharedLanguage } from '../text/analysis-language.js';
 import { splitSentences } from '../text/passages.js';
 import { hammingDistance, simhashBands } from '../text/simhash.js';
 import { cuesOf, onlyReports, restates, statesFigures } from './cues.js';
-import { analyseClaim, contentCoverage, FEATURES, namesAnother, pairFeatures, sourceCoverage } from './features.js';
+import { analyseClaim, contentCoverage, FEATURES, namesAnother, pairFeatures, saysOpposite, sourceCoverage } from './features.js';
 import { checkModel, stanceProbabilities, type Stance } from './model.js';
 import { CONFIDENCE_CALIBRATION, STANCE_MODEL, VERDICT_THRESHOLDS } from './model-weights.js';
 import { calibrated, claimVerdict, HEDGED_WEIGHT, type ClaimVerdict } from './verdict.js';
@@ -168,7 +168,7 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
       const brief = terms.length <= RESTATEMENT_LENGTH * claim.weights.size;
       const short = brief && features[HEDGE_BESIDE] === 0;
       const namesOther = terms.length <= NAMES_ANOTHER_LENGTH * claim.weights.size && features[HEDGE_BESIDE] === 0 && !cues.uncertain
-        && namesAnother(claim, text, terms, language);
+        && (namesAnother(claim, text, terms, language) || saysOpposite(claim, input.claim, text, terms, language, RESTATEMENT_COVERAGE));
       if (asks(text) || (brief && cues.uncertain) || onlyReports(text.toLowerCase(), next.toLowerCase())) {
         // A question asserts nothing: a page's heading "Does coffee cause cancer?" restates the
         // claim word for word, and the answer after it is what takes a side. "The evidence is
@@ -178,8 +178,9 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
         probabilities[0] = probabilities[1] = 0;
       } else if (namesOther) {
         // The claim's statement about another body, person or thing: "Saturn is the largest planet"
-        // against "Jupiter is"; its probability of taking a side goes to contradiction, as a
-        // restatement's goes to the side its cues say.
+        // against "Jupiter is"; or the claim with a word replaced by one that excludes it:
+        // "Dolphins are warm-blooded mammals" against "cold-blooded". Its probability of taking
+        // a side goes to contradiction, as a restatement's goes to the side its cues say.
         [probabilities[0], probabilities[1]] = [0, probabilities[0]! + probabilities[1]!];
       } else if (short && contentCoverage(claim, terms, language) >= RESTATEMENT_COVERAGE) {
         const sided = probabilities[0]! + probabilities[1]!;
