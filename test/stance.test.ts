@@ -328,6 +328,12 @@ describe('stance', () => {
       expect(judge('Bulls are enraged by the colour red.',
         'It is widely believed that bulls are enraged by the colour red. In fact, bulls cannot see red; they charge at the movement of the cape.')).to.equal('CONTRADICT');
       expect(judge('Bulls are enraged by the colour red.', 'It is widely believed that bulls are enraged by the colour red.')).to.equal('NOT_ENOUGH_INFO');
+      // The belief restated in full decides, with or without a negation in the answer, and "X was
+      // thought to…" reports what it says of X.
+      const goldfish = 'Goldfish were long thought to have a three-second memory, but they can remember feeding times for months.';
+      expect(judge('Goldfish have a three-second memory.', goldfish)).to.equal('CONTRADICT');
+      expect(judge('Goldfish do not have a three-second memory.', goldfish)).to.equal('SUPPORT');
+      expect(judge('Humans have five senses.', 'It is often claimed that humans have five senses, but scientists count at least nine.')).to.equal('CONTRADICT');
       // A belief confirmed is held; an answer that says what is not known denies nothing.
       expect(judge('Inflammation drives atherosclerosis.',
         'Inflammation is thought to drive atherosclerosis, and trials of anti-inflammatory drugs have confirmed it.')).to.equal('SUPPORT');

@@ -417,8 +417,8 @@ export interface Reports {
 }
 
 /**
- * The beliefs a sentence reports, from the word after the report to its answer or the sentence's
- * end. The answer is the clause after a contrast ("Some believe that vaccines cause autism, but
+ * The beliefs a sentence reports, from the word after the report (or, for "X is believed to…",
+ * from its clause's start) to its answer or the sentence's end. The answer is the clause after a contrast ("Some believe that vaccines cause autism, but
  * studies have found no link"; "Some claim that temperatures stopped rising, but the next decade
  * was the warmest on record") or, when the report stands in a conceded clause, the clause after
  * its comma ("Although many think that cracking knuckles causes arthritis, studies have found no
@@ -433,6 +433,16 @@ export function reportsOf(lower: string, next = ''): Reports {
   /** Whether a comma or semicolon stands between word i and the next. */
   const clauseEndsAfter = (i: number) => i + 1 < matches.length
     && /[,;]/.test(lower.slice(matches[i]!.index! + words[i]!.length, matches[i + 1]!.index));
+  /**
+   * "Bats were once believed to be blind": a report followed by "to" reports what it says of the
+   * words before it, from its clause's start; undefined for any other report.
+   */
+  const passiveStart = (i: number): number | undefined => {
+    if (words[i + 1] !== 'to') return undefined;
+    let start = i;
+    while (start > 0 && !clauseEndsAfter(start - 1) && !CONTRASTS.has(words[start - 1]!) && !CONCESSIVES.has(words[start - 1]!)) start--;
+    return start;
+  };
   const reports: Reports = { denied: [], unanswered: [] };
   for (let i = 0; i < words.length; i++) {
     if (!REPORTS.has(words[i]!)) continue;
@@ -451,10 +461,16 @@ export function reportsOf(lower: string, next = ''): Reports {
       reports.unanswered.push([i + 1, words.length]);
       break;
     }
-    if (!ignorant(rest)) reports.denied.push([i + 1, answer]);
+    if (!ignorant(rest)) reports.denied.push([passiveStart(i) ?? i + 1, answer]);
     i = answer - 1;
   }
   return reports;
+}
+
+/** The text of each belief a sentence reports and answers (reportsOf's `denied`), as words. */
+export function deniedBeliefs(lower: string, next = ''): string[] {
+  const words = wordsOf(lower);
+  return reportsOf(lower, next).denied.map(([start, end]) => words.slice(start, end).join(' '));
 }
 
 /** Words from the sentence's start within which a report makes all of it reported ("It is widely believed that…"). */

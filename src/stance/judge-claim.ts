@@ -2,7 +2,7 @@ import { analyze } from '../text/analyze.js';
 import { sharedLanguage } from '../text/analysis-language.js';
 import { splitSentences } from '../text/passages.js';
 import { hammingDistance, simhashBands } from '../text/simhash.js';
-import { cuesOf, onlyReports, restates, statesFigures } from './cues.js';
+import { cuesOf, deniedBeliefs, onlyReports, restates, statesFigures } from './cues.js';
 import { analyseClaim, contentCoverage, FEATURES, namesAnother, pairFeatures, saysOpposite, sourceCoverage } from './features.js';
 import { checkModel, stanceProbabilities, type Stance } from './model.js';
 import { CONFIDENCE_CALIBRATION, STANCE_MODEL, VERDICT_THRESHOLDS } from './model-weights.js';
@@ -169,6 +169,8 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
       const short = brief && features[HEDGE_BESIDE] === 0;
       const namesOther = terms.length <= NAMES_ANOTHER_LENGTH * claim.weights.size && features[HEDGE_BESIDE] === 0 && !cues.uncertain
         && (namesAnother(claim, text, terms, language) || saysOpposite(claim, input.claim, text, terms, language, RESTATEMENT_COVERAGE));
+      const belief = deniedBeliefs(text.toLowerCase(), next.toLowerCase())
+        .find((words) => contentCoverage(claim, analyze(words, language), language) >= RESTATEMENT_COVERAGE);
       if (asks(text) || (brief && cues.uncertain) || onlyReports(text.toLowerCase(), next.toLowerCase())) {
         // A question asserts nothing: a page's heading "Does coffee cause cancer?" restates the
         // claim word for word, and the answer after it is what takes a side. "The evidence is
@@ -176,6 +178,11 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
         // Nor does one that only says a belief is held ("Many people believe that…").
         probabilities[2] = 1;
         probabilities[0] = probabilities[1] = 0;
+      } else if (belief !== undefined) {
+        // "Some people believe that [the claim], but …": the sentence denies what it reports, so
+        // it contradicts the claim the belief restates and supports the claim's denial.
+        const sided = probabilities[0]! + probabilities[1]!;
+        [probabilities[0], probabilities[1]] = restates(claim.cues, cuesOf(belief)) ? [0, sided] : [sided, 0];
       } else if (namesOther) {
         // The claim's statement about another body, person or thing: "Saturn is the largest planet"
         // against "Jupiter is"; or the claim with a word replaced by one that excludes it:
