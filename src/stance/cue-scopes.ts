@@ -1,6 +1,6 @@
 import { analyze } from '../text/analyze.js';
 import { functionWordsFor } from '../text/stop-words.js';
-import { ceasesAt, reportsOf, denies, givesNoDirection, directionOf, hedges, negates, wordsOf } from './cues.js';
+import { ceasesAt, denies, givesNoDirection, directionOf, hedges, negates, reportsOf, wordsOf } from './cues.js';
 import { canonicalTerms } from './synonyms.js';
 
 /**
@@ -53,7 +53,7 @@ export function scopesOf(text: string, language: string | null, role: 'claim' | 
   // turned; one it only reports is hedged.
   const reports = role === 'sentence' ? reportsOf(lower, next.toLowerCase()) : { denied: [], unanswered: [] };
   const within = (spans: [number, number][], i: number) => spans.some(([start, end]) => i >= start && i < end);
-  const reported = (i: number) => within(reports.denied, i);
+  const denied = (i: number) => within(reports.denied, i);
   const analysed = new Map<string, string[]>();
   const termsOf = (span: readonly string[]) => span.filter((word) => directionOf(word) === 0).flatMap((word) => {
     if (!analysed.has(word)) analysed.set(word, canonicalTerms(analyze(word, language), language));
@@ -66,7 +66,7 @@ export function scopesOf(text: string, language: string | null, role: 'claim' | 
     // A denial after a statement bears on all of it: "the idea that [humans use 10 percent of their brains] is a myth".
     if (denies(word)) for (const term of termsOf(words.slice(0, i))) scopes.negated.add(term);
     if (hedges(word)) for (const term of termsOf(words.slice(i + 1, i + 1 + REACH))) scopes.hedged.add(term);
-    if (reported(i)) for (const term of termsOf([word])) scopes.negated.add(term);
+    if (denied(i)) for (const term of termsOf([word])) scopes.negated.add(term);
     if (within(reports.unanswered, i)) for (const term of termsOf([word])) scopes.hedged.add(term);
     const sign = givesNoDirection(words, i) ? 0 : directionOf(word);
     if (sign === 0) return;
@@ -74,7 +74,7 @@ export function scopesOf(text: string, language: string | null, role: 'claim' | 
     // vaccines [cause] autism has been debunked"; a denial before it is one of the negations), a
     // belief reported and answered, and a word that says it stopped ("stopped [rising]").
     const turned = (words.slice(Math.max(0, i - NEGATION_REACH), i).filter(negates).length + words.slice(i + 1).filter(denies).length
-      + (reported(i) ? 1 : 0) + (ceasesAt(words, i) ? 1 : 0)) % 2 === 1;
+      + (denied(i) ? 1 : 0) + (ceasesAt(words, i) ? 1 : 0)) % 2 === 1;
     const span = role === 'claim' ? words.slice(i + 1, i + 1 + OBJECT_WORDS)
       : attributive(words, i, functionWords) ? words.slice(i + 1, i + 1 + ATTRIBUTE_REACH)
       : [...words.slice(Math.max(0, i - REACH), i), ...words.slice(i + 1, i + 1 + REACH)];

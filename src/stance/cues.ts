@@ -418,14 +418,14 @@ export interface Reports {
 
 /**
  * The beliefs a sentence reports, from the word after the report (or, for "X is believed to…",
- * from its clause's start) to its answer or the sentence's end. The answer is the clause after a contrast ("Some believe that vaccines cause autism, but
- * studies have found no link"; "Some claim that temperatures stopped rising, but the next decade
- * was the warmest on record") or, when the report stands in a conceded clause, the clause after
- * its comma ("Although many think that cracking knuckles causes arthritis, studies have found no
- * such association"), or the next sentence when it opens as an answer (`next`, lower-cased:
- * "However, studies have found no link"). An answer that says what is not known ("…, but how is
- * not understood") leaves the report as it stands; one that confirms it ("…, and trials
- * confirmed it") holds it.
+ * from its clause's start) to its answer or the sentence's end. The answer is the clause after
+ * a contrast ("Some believe that vaccines cause autism, but studies have found no link"; "Some
+ * claim that temperatures stopped rising, but the next decade was the warmest on record") or,
+ * when the report stands in a conceded clause, the clause after its comma ("Although many think
+ * that cracking knuckles causes arthritis, studies have found no such association"), or the next
+ * sentence when it opens as an answer (`next`, lower-cased: "However, studies have found no
+ * link"). An answer that says what is not known ("…, but how is not understood") leaves the
+ * report as it stands; one that confirms it ("…, and trials confirmed it") holds it.
  */
 export function reportsOf(lower: string, next = ''): Reports {
   const matches = [...lower.matchAll(WORDS)];

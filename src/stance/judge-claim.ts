@@ -169,9 +169,9 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
       const short = brief && features[HEDGE_BESIDE] === 0;
       const namesOther = terms.length <= NAMES_ANOTHER_LENGTH * claim.weights.size && features[HEDGE_BESIDE] === 0 && !cues.uncertain
         && (namesAnother(claim, text, terms, language) || saysOpposite(claim, input.claim, text, terms, language, RESTATEMENT_COVERAGE));
-      const belief = deniedBeliefs(text.toLowerCase(), next.toLowerCase())
-        .find((words) => contentCoverage(claim, analyze(words, language), language) >= RESTATEMENT_COVERAGE);
-      if (asks(text) || (brief && cues.uncertain) || onlyReports(text.toLowerCase(), next.toLowerCase())) {
+      const [lower, nextLower] = [text.toLowerCase(), next.toLowerCase()];
+      const belief = deniedBeliefs(lower, nextLower).find((words) => contentCoverage(claim, analyze(words, language), language) >= RESTATEMENT_COVERAGE);
+      if (asks(text) || (brief && cues.uncertain) || onlyReports(lower, nextLower)) {
         // A question asserts nothing: a page's heading "Does coffee cause cancer?" restates the
         // claim word for word, and the answer after it is what takes a side. "The evidence is
         // unclear": a short sentence about the claim that says it is unsettled takes no side.
