@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { cuesOf, directionOf, polarity, quantityMatch, reportsOf, restates, statesFigures } from '../src/stance/cues.js';
 import { replacedByOpposite } from '../src/stance/opposites.js';
+import { causeStatements } from '../src/stance/causes.js';
 import { alignedDirection, negatesAny, scopesOf } from '../src/stance/cue-scopes.js';
 import { analyseClaim, entityTerms, namePhrases, pairFeatures, sourceCoverage } from '../src/stance/features.js';
 import { analyze } from '../src/text/analyze.js';
@@ -350,6 +351,19 @@ describe('stance', () => {
       expect(replacedByOpposite('whales are fish.', 'whales are mammals, not fish.')).to.deep.equal([]);
       // A word inside another, or after a hyphen, is not said.
       expect(replacedByOpposite('the engine runs on gas.', 'the engine runs on gasoline.')).to.deep.equal([]);
+    });
+
+    it('contradicts a sentence that names another cause of what the claim says is caused', () => {
+      const plates = 'Most earthquakes are caused by the sudden movement of tectonic plates along faults.';
+      expect(judge('Earthquakes are mainly caused by the phases of the Moon.', plates)).to.equal('CONTRADICT');
+      expect(judge('Earthquakes are caused by the movement of tectonic plates.', plates)).to.equal('SUPPORT');
+      const cholera = 'Cholera is spread mainly through water contaminated with the faeces of infected people.';
+      expect(judge('Cholera is spread by mosquitoes.', cholera)).to.equal('CONTRADICT');
+      expect(judge('Cholera is spread through contaminated water.', cholera)).to.equal('SUPPORT');
+      expect(causeStatements('the main cause of the high inflation of the 1970s was the sharp rise in oil prices, with loose money.'))
+        .to.deep.equal([{ effect: 'the high inflation of the 1970s', cause: 'the sharp rise in oil prices' }]);
+      // "The cause of" is a noun, not "X causes Y".
+      expect(causeStatements('the cause of the fire is unknown.')).to.deep.equal([]);
     });
 
     it('reads a trend said to have stopped against one said to go on', () => {

@@ -1,5 +1,6 @@
 import { analyze, analyzeQuery } from '../text/analyze.js';
 import { functionWordsFor } from '../text/stop-words.js';
+import { causeStatements } from './causes.js';
 import { alignedDirection, hedgesAny, negatesAny, scopesOf, type Scopes } from './cue-scopes.js';
 import { cuesOf, polarity, quantityMatch, type Cues } from './cues.js';
 import { replacedByOpposite } from './opposites.js';
@@ -175,6 +176,42 @@ export function saysOpposite(
   const rest = new Map([...claim.content.weights].filter(([term]) => !excluded.has(term)));
   return rest.size > 0 && coverageOf({ weights: rest, total: sum(rest) }, new Set(canonicalTerms(analysed, language))) >= restCoverage;
 }
+
+/**
+ * Whether a sentence names another cause of what the claim says is caused (causes.ts: "Most
+ * stomach ulcers are caused by infection with Helicobacter pylori" against "…are caused by
+ * stress"): a cause statement whose effect holds at least `effectCoverage` of the claim's
+ * effect (by the claim's weights), in a sentence that holds less than half of the claim's cause,
+ * and whose cause names something the claim does not.
+ */
+export function namesAnotherCause(claim: AnalysedClaim, claimText: string, sentence: string, language: string | null, effectCoverage: number): boolean {
+  const claimed = causeStatements(claimText.toLowerCase());
+  if (claimed.length === 0) return false;
+  const stated = causeStatements(sentence.toLowerCase());
+  if (stated.length === 0) return false;
+  const termsOf = (text: string) => new Set(canonicalTerms(analyze(text, language), language));
+  const share = (terms: ReadonlySet<string>, held: ReadonlySet<string>) => {
+    let all = 0;
+    let found = 0;
+    for (const term of terms) {
+      const weight = claim.weights.get(term) ?? UNKNOWN_TERM_WEIGHT;
+      all += weight;
+      if (held.has(term)) found += weight;
+    }
+    return all > 0 ? found / all : 0;
+  };
+  const everything = termsOf(sentence);
+  return claimed.some((ours) => {
+    const effect = termsOf(ours.effect);
+    const cause = termsOf(ours.cause);
+    if (effect.size === 0 || cause.size === 0 || share(cause, everything) >= ANOTHER_CAUSE_HELD) return false;
+    return stated.some((theirs) => share(effect, termsOf(theirs.effect)) >= effectCoverage
+      && [...termsOf(theirs.cause)].some((term) => !claim.weights.has(term)));
+  });
+}
+
+/** The share of the claim's cause a sentence may hold and still name another cause. */
+const ANOTHER_CAUSE_HELD = 0.5;
 
 /** The share of the claim's statement a sentence that names another thing must hold to say the claim of it. */
 const NAMES_ANOTHER_STATEMENT = 0.5;

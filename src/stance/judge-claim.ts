@@ -3,7 +3,7 @@ import { sharedLanguage } from '../text/analysis-language.js';
 import { splitSentences } from '../text/passages.js';
 import { hammingDistance, simhashBands } from '../text/simhash.js';
 import { cuesOf, deniedBeliefs, onlyReports, restates, statesFigures } from './cues.js';
-import { analyseClaim, contentCoverage, FEATURES, namesAnother, pairFeatures, saysOpposite, sourceCoverage } from './features.js';
+import { analyseClaim, contentCoverage, FEATURES, namesAnother, namesAnotherCause, pairFeatures, saysOpposite, sourceCoverage } from './features.js';
 import { checkModel, stanceProbabilities, type Stance } from './model.js';
 import { CONFIDENCE_CALIBRATION, STANCE_MODEL, VERDICT_THRESHOLDS } from './model-weights.js';
 import { calibrated, claimVerdict, HEDGED_WEIGHT, type ClaimVerdict } from './verdict.js';
@@ -167,8 +167,10 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
       // suggests it ("may help") asserts nothing they could settle, and the model decides.
       const brief = terms.length <= RESTATEMENT_LENGTH * claim.weights.size;
       const short = brief && features[HEDGE_BESIDE] === 0;
-      const namesOther = terms.length <= NAMES_ANOTHER_LENGTH * claim.weights.size && features[HEDGE_BESIDE] === 0 && !cues.uncertain
-        && (namesAnother(claim, text, terms, language) || saysOpposite(claim, input.claim, text, terms, language, RESTATEMENT_COVERAGE));
+      const unhedged = features[HEDGE_BESIDE] === 0 && !cues.uncertain;
+      const namesOther = unhedged && ((terms.length <= NAMES_ANOTHER_LENGTH * claim.weights.size
+        && (namesAnother(claim, text, terms, language) || saysOpposite(claim, input.claim, text, terms, language, RESTATEMENT_COVERAGE)))
+        || namesAnotherCause(claim, input.claim, text, language, RESTATEMENT_COVERAGE));
       const [lower, nextLower] = [text.toLowerCase(), next.toLowerCase()];
       const belief = deniedBeliefs(lower, nextLower).find((words) => contentCoverage(claim, analyze(words, language), language) >= RESTATEMENT_COVERAGE);
       if (asks(text) || (brief && cues.uncertain) || onlyReports(lower, nextLower)) {
@@ -186,8 +188,10 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
       } else if (namesOther) {
         // The claim's statement about another body, person or thing: "Saturn is the largest planet"
         // against "Jupiter is"; or the claim with a word replaced by one that excludes it:
-        // "Dolphins are warm-blooded mammals" against "cold-blooded". Its probability of taking
-        // a side goes to contradiction, as a restatement's goes to the side its cues say.
+        // "Dolphins are warm-blooded mammals" against "cold-blooded"; or another cause of what
+        // the claim says is caused, "caused by infection" against "caused by stress" (a cause
+        // statement bounds its words, so the sentence may be long). Its probability of taking a
+        // side goes to contradiction, as a restatement's goes to the side its cues say.
         [probabilities[0], probabilities[1]] = [0, probabilities[0]! + probabilities[1]!];
       } else if (short && contentCoverage(claim, terms, language) >= RESTATEMENT_COVERAGE) {
         const sided = probabilities[0]! + probabilities[1]!;
