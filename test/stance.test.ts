@@ -339,6 +339,9 @@ describe('stance', () => {
       expect(judge('Inflammation drives atherosclerosis.',
         'Inflammation is thought to drive atherosclerosis, and trials of anti-inflammatory drugs have confirmed it.')).to.equal('SUPPORT');
       expect(reportsOf('inflammation is thought to drive atherosclerosis, but how it does so is not understood.')).to.deep.equal({ denied: [], unanswered: [] });
+      // A run of hundreds of words (a list, a table flattened) is no sentence: not read for reports.
+      expect(reportsOf(`${'many believe that cats sleep, but '.repeat(40)}no.`).denied).to.deep.equal([]);
+      expect(reportsOf('many believe that cats sleep all day, but they do not.').denied).to.have.length(1);
     });
 
     it('contradicts a restatement that puts a word excluding one of the claim\'s in its place', () => {

@@ -408,6 +408,9 @@ function ignorant(answer: readonly string[]): boolean {
 /** How a sentence that answers the one before opens: "However, …", "In fact, …". */
 const ANSWER_OPENING = /^\W*(?:however|but|yet|actually|in fact|in reality|in truth)\b/;
 
+/** The longest sentence, in words, whose reports are read: longer ones cost more than they could tell. */
+const REPORT_MAX_WORDS = 150;
+
 /** Spans of words (start inclusive, end exclusive, as wordsOf gives them) that report a belief. */
 export interface Reports {
   /** Beliefs the sentence answers: it sets a clause against them, so it denies them. */
@@ -428,7 +431,12 @@ export interface Reports {
  * report as it stands; one that confirms it ("…, and trials confirmed it") holds it.
  */
 export function reportsOf(lower: string, next = ''): Reports {
-  const matches = [...lower.matchAll(WORDS)];
+  const matches: RegExpMatchArray[] = [];
+  for (const match of lower.matchAll(WORDS)) {
+    // A run of words this long is a list or a table, not a sentence that reports and answers.
+    if (matches.length === REPORT_MAX_WORDS) return { denied: [], unanswered: [] };
+    matches.push(match);
+  }
   const words = matches.map((match) => match[0]);
   /** Whether a comma or semicolon stands between word i and the next. */
   const clauseEndsAfter = (i: number) => i + 1 < matches.length

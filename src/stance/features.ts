@@ -182,9 +182,11 @@ export function saysOpposite(
  * stomach ulcers are caused by infection with Helicobacter pylori" against "…are caused by
  * stress"): a cause statement whose effect holds at least `effectCoverage` of the claim's
  * effect (by the claim's weights), in a sentence that holds less than half of the claim's cause,
- * and whose cause names something the claim does not.
+ * and whose cause names something the claim does not. `analysed`: the sentence's analysed terms.
  */
-export function namesAnotherCause(claim: AnalysedClaim, claimText: string, sentence: string, language: string | null, effectCoverage: number): boolean {
+export function namesAnotherCause(
+  claim: AnalysedClaim, claimText: string, sentence: string, analysed: readonly string[], language: string | null, effectCoverage: number,
+): boolean {
   const claimed = causeStatements(claimText.toLowerCase());
   if (claimed.length === 0) return false;
   const stated = causeStatements(sentence.toLowerCase());
@@ -200,7 +202,7 @@ export function namesAnotherCause(claim: AnalysedClaim, claimText: string, sente
     }
     return all > 0 ? found / all : 0;
   };
-  const everything = termsOf(sentence);
+  const everything = new Set(canonicalTerms(analysed, language));
   return claimed.some((ours) => {
     const effect = termsOf(ours.effect);
     const cause = termsOf(ours.cause);

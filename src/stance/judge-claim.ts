@@ -170,7 +170,7 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
       const unhedged = features[HEDGE_BESIDE] === 0 && !cues.uncertain;
       const namesOther = unhedged && ((terms.length <= NAMES_ANOTHER_LENGTH * claim.weights.size
         && (namesAnother(claim, text, terms, language) || saysOpposite(claim, input.claim, text, terms, language, RESTATEMENT_COVERAGE)))
-        || namesAnotherCause(claim, input.claim, text, language, RESTATEMENT_COVERAGE));
+        || namesAnotherCause(claim, input.claim, text, terms, language, RESTATEMENT_COVERAGE));
       const [lower, nextLower] = [text.toLowerCase(), next.toLowerCase()];
       const belief = deniedBeliefs(lower, nextLower).find((words) => contentCoverage(claim, analyze(words, language), language) >= RESTATEMENT_COVERAGE);
       if (asks(text) || (brief && cues.uncertain) || onlyReports(lower, nextLower)) {
