@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { cuesOf, directionOf, polarity, quantityMatch, reportsOf, restates, statesFigures } from '../src/stance/cues.js';
-import { replacedByOpposite } from '../src/stance/opposites.js';
+import { replacedByOpposite, replacedIdentifiers } from '../src/stance/opposites.js';
 import { causeStatements } from '../src/stance/causes.js';
 import { alignedDirection, negatesAny, scopesOf } from '../src/stance/cue-scopes.js';
 import { analyseClaim, entityTerms, namePhrases, pairFeatures, sourceCoverage } from '../src/stance/features.js';
@@ -350,6 +350,12 @@ describe('stance', () => {
       expect(judge('Wind power is a non-renewable source of energy.', 'Wind power is a renewable source of energy.')).to.equal('CONTRADICT');
       expect(judge('Oil is a renewable source of energy.', 'Oil is a non-renewable source of energy formed over millions of years.')).to.equal('CONTRADICT');
       expect(judge('Whales are fish.', 'Whales are mammals that breathe air.')).to.equal('CONTRADICT');
+      // An identifier after a word tells one of its kind from another, as a name does.
+      expect(judge('Night blindness is caused by a lack of vitamin B.', 'Night blindness is caused by a lack of vitamin A.')).to.equal('CONTRADICT');
+      expect(judge('The Treaty of Versailles ended World War II.', 'The Treaty of Versailles formally ended World War I in 1919.')).to.equal('CONTRADICT');
+      expect(replacedIdentifiers('Scurvy is caused by a lack of vitamin C.', 'Scurvy is caused by a lack of vitamin C, not vitamin D.')).to.deep.equal([]);
+      // "then I" is a pronoun after a function word, no identifier.
+      expect(replacedIdentifiers('It was World War II.', 'And then I read about the war.')).to.deep.equal([]);
       // Both sides said: which one the sentence says of the claim's subject is not read.
       expect(replacedByOpposite('whales are fish.', 'whales are mammals, not fish.')).to.deep.equal([]);
       // A word inside another, or after a hyphen, is not said.

@@ -3,7 +3,7 @@ import { functionWordsFor } from '../text/stop-words.js';
 import { causeStatements } from './causes.js';
 import { alignedDirection, hedgesAny, negatesAny, scopesOf, type Scopes } from './cue-scopes.js';
 import { cuesOf, polarity, quantityMatch, type Cues } from './cues.js';
-import { replacedByOpposite } from './opposites.js';
+import { replacedByOpposite, replacedIdentifiers } from './opposites.js';
 import { canonicalTerms } from './synonyms.js';
 
 /** The weight of a claim term the index does not hold: rarer than anything it holds. */
@@ -163,14 +163,15 @@ export function namesAnother(claim: AnalysedClaim, sentence: string, analysed: r
 
 /**
  * Whether a sentence restates the claim with one of its words replaced by a word that excludes it
- * (opposites.ts: "warm-blooded" for "cold-blooded", "non-renewable" for "renewable"): the rest of
+ * (opposites.ts: "warm-blooded" for "cold-blooded", "non-renewable" for "renewable", "vitamin C"
+ * for "vitamin D"): the rest of
  * the claim's content held at least at `restCoverage` of its weight. `analysed`: the sentence's
  * analysed terms.
  */
 export function saysOpposite(
   claim: AnalysedClaim, claimText: string, sentence: string, analysed: readonly string[], language: string | null, restCoverage: number,
 ): boolean {
-  const replaced = replacedByOpposite(claimText.toLowerCase(), sentence.toLowerCase());
+  const replaced = [...replacedByOpposite(claimText.toLowerCase(), sentence.toLowerCase()), ...replacedIdentifiers(claimText, sentence)];
   if (replaced.length === 0) return false;
   const excluded = new Set(canonicalTerms(replaced.flatMap((word) => analyze(word, language)), language));
   const rest = new Map([...claim.content.weights].filter(([term]) => !excluded.has(term)));

@@ -1,3 +1,5 @@
+import { functionWordsFor } from '../text/stop-words.js';
+
 /**
  * Words that exclude one another when said of the same thing: the sides of each group (a side
  * being a word's forms and its near synonyms). A sentence that says the claim with one side in
@@ -72,5 +74,39 @@ export function replacedByOpposite(claim: string, sentence: string): string[] {
   // The prefix goes with the word: it is no term the sentence must hold.
   for (const word of claimNon) if (!sentenceNon.has(word) && says(sentence, word)) replaced.push('non', word);
   for (const word of sentenceNon) if (!claimNon.has(word) && says(claim, word) && !says(sentence, word)) replaced.push(word);
+  return replaced;
+}
+
+/**
+ * "vitamin D", "hepatitis B", "World War II": a word, then an identifier (a capital letter or a
+ * roman numeral) that tells one of its kind from another, as a name does. Read in the text as
+ * written: the capitals are what mark an identifier.
+ */
+const IDENTIFIED = /(?<![\p{L}\p{N}-])(\p{L}{3,})\s+([A-Z]|[IVX]{2,4})(?![\p{L}\p{N}'’-])/gu;
+const FUNCTION_WORDS = functionWordsFor('en');
+
+function identifiersOf(text: string): Map<string, Set<string>> {
+  const found = new Map<string, Set<string>>();
+  for (const [, word, id] of text.matchAll(IDENTIFIED)) {
+    const head = word!.toLowerCase();
+    if (FUNCTION_WORDS.has(head)) continue;
+    if (!found.has(head)) found.set(head, new Set());
+    found.get(head)!.add(id!);
+  }
+  return found;
+}
+
+/**
+ * The identifiers of the claim (lower-cased) that a sentence replaces by another of the same word:
+ * "vitamin C" for "vitamin D", "World War I" for "World War II", where the sentence does not also
+ * say the claim's. Both as written.
+ */
+export function replacedIdentifiers(claim: string, sentence: string): string[] {
+  const theirs = identifiersOf(sentence);
+  const replaced: string[] = [];
+  for (const [head, ours] of identifiersOf(claim)) {
+    const other = theirs.get(head);
+    if (other && ![...ours].some((id) => other.has(id))) replaced.push(...[...ours].map((id) => id.toLowerCase()));
+  }
   return replaced;
 }
