@@ -31,8 +31,9 @@ export function causeStatements(lower: string): CauseStatement[] {
     const text = clause.trim();
     const main = MAIN_CAUSE.exec(text);
     const passive = PASSIVE.exec(text);
-    const active = ACTIVE.exec(text) ?? undefined;
-    if (active && NOT_SUBJECT_END.has(active[1]!.split(/\s+/).pop()!)) continue;
+    const matched = ACTIVE.exec(text);
+    // "the [cause]", "a major [driver]": a noun, no active statement.
+    const active = matched && !NOT_SUBJECT_END.has(matched[1]!.split(/\s+/).pop()!) ? matched : null;
     const [effect, cause] = main ? [main[1]!, main[2]!] : passive ? [passive[1]!, passive[2]!] : active ? [active[2]!, active[1]!] : [];
     if (effect === undefined || cause === undefined) continue;
     // The effect from the clause's last break before it; the cause up to the next one.
