@@ -475,22 +475,24 @@ export function reportsOf(lower: string, next = ''): Reports {
   return reports;
 }
 
-/** The text of each belief a sentence reports and answers (reportsOf's `denied`), as words. */
-export function deniedBeliefs(lower: string, next = ''): string[] {
+/** The text of each belief a sentence (`lower`) reports and answers (its reportsOf's `denied`), as words. */
+export function deniedBeliefs(lower: string, reports: Reports): string[] {
+  if (reports.denied.length === 0) return [];
   const words = wordsOf(lower);
-  return reportsOf(lower, next).denied.map(([start, end]) => words.slice(start, end).join(' '));
+  return reports.denied.map(([start, end]) => words.slice(start, end).join(' '));
 }
 
 /** Words from the sentence's start within which a report makes all of it reported ("It is widely believed that…"). */
 const REPORT_OPENING = 6;
 
 /**
- * Whether all a sentence asserts is that a belief is held: a report among its first words that
- * it neither answers nor confirms ("It is widely believed that goldfish have a three-second
- * memory", "Many people think that…"). Such a sentence says nothing of whether the belief is so.
+ * Whether all a sentence asserts is that a belief is held (from its reportsOf): a report among
+ * its first words that it neither answers nor confirms ("It is widely believed that goldfish
+ * have a three-second memory", "Many people think that…"). Such a sentence says nothing of
+ * whether the belief is so.
  */
-export function onlyReports(lower: string, next = ''): boolean {
-  return reportsOf(lower, next).unanswered.some(([start]) => start <= REPORT_OPENING);
+export function onlyReports(reports: Reports): boolean {
+  return reports.unanswered.some(([start]) => start <= REPORT_OPENING);
 }
 
 /** The words of a lower-cased text (’ as '), as the cues read them. */

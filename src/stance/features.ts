@@ -29,6 +29,10 @@ export interface AnalysedClaim {
   names: string[][];
   /** Its content terms but its names' and function words: what namesAnother reads as the statement made of them. */
   statement: Set<string>;
+  /** The claim as written: saysOpposite reads its words and identifiers. */
+  text: string;
+  /** What it says causes what (causes.ts), each side as its analysed terms: namesAnotherCause compares them. */
+  causes: { effect: Set<string>; cause: Set<string> }[];
 }
 
 export function analyseClaim(claim: string, language: string | null, termWeights: Readonly<Record<string, number>>): AnalysedClaim {
@@ -44,9 +48,11 @@ export function analyseClaim(claim: string, language: string | null, termWeights
   const named = new Set(names.flat());
   // Unstemmed, a claim too short for its language to be told keeps its function words: not part of what it states.
   const functionWords = functionWordsFor(language);
+  const termsOf = (text: string) => new Set(canonicalTerms(analyze(text, language), language));
   return {
     weights, total: sum(weights), bigrams: bigramsOf(terms), cues, scopes: scopesOf(claim, language, 'claim'), content: { weights: content, total: sum(content) },
     entities, frame, names, statement: new Set([...content.keys()].filter((term) => !named.has(term) && !functionWords.has(term))),
+    text: claim, causes: causeStatements(claim.toLowerCase()).map((c) => ({ effect: termsOf(c.effect), cause: termsOf(c.cause) })),
   };
 }
 
@@ -164,14 +170,11 @@ export function namesAnother(claim: AnalysedClaim, sentence: string, analysed: r
 /**
  * Whether a sentence restates the claim with one of its words replaced by a word that excludes it
  * (opposites.ts: "warm-blooded" for "cold-blooded", "non-renewable" for "renewable", "vitamin C"
- * for "vitamin D"): the rest of
- * the claim's content held at least at `restCoverage` of its weight. `analysed`: the sentence's
- * analysed terms.
+ * for "vitamin D"): the rest of the claim's content held at least at `restCoverage` of its
+ * weight. `analysed`: the sentence's analysed terms.
  */
-export function saysOpposite(
-  claim: AnalysedClaim, claimText: string, sentence: string, analysed: readonly string[], language: string | null, restCoverage: number,
-): boolean {
-  const replaced = [...replacedByOpposite(claimText.toLowerCase(), sentence.toLowerCase()), ...replacedIdentifiers(claimText, sentence)];
+export function saysOpposite(claim: AnalysedClaim, sentence: string, analysed: readonly string[], language: string | null, restCoverage: number): boolean {
+  const replaced = [...replacedByOpposite(claim.text.toLowerCase(), sentence.toLowerCase()), ...replacedIdentifiers(claim.text, sentence)];
   if (replaced.length === 0) return false;
   const excluded = new Set(canonicalTerms(replaced.flatMap((word) => analyze(word, language)), language));
   const rest = new Map([...claim.content.weights].filter(([term]) => !excluded.has(term)));
@@ -185,30 +188,21 @@ export function saysOpposite(
  * effect (by the claim's weights), in a sentence that holds less than half of the claim's cause,
  * and whose cause names something the claim does not. `analysed`: the sentence's analysed terms.
  */
-export function namesAnotherCause(
-  claim: AnalysedClaim, claimText: string, sentence: string, analysed: readonly string[], language: string | null, effectCoverage: number,
-): boolean {
-  const claimed = causeStatements(claimText.toLowerCase());
-  if (claimed.length === 0) return false;
+export function namesAnotherCause(claim: AnalysedClaim, sentence: string, analysed: readonly string[], language: string | null, effectCoverage: number): boolean {
+  // Most claims state no cause: their sentences are not read again.
+  if (claim.causes.length === 0) return false;
   const stated = causeStatements(sentence.toLowerCase());
   if (stated.length === 0) return false;
   const termsOf = (text: string) => new Set(canonicalTerms(analyze(text, language), language));
-  const share = (terms: ReadonlySet<string>, held: ReadonlySet<string>) => {
-    let all = 0;
-    let found = 0;
-    for (const term of terms) {
-      const weight = claim.weights.get(term) ?? UNKNOWN_TERM_WEIGHT;
-      all += weight;
-      if (held.has(term)) found += weight;
-    }
-    return all > 0 ? found / all : 0;
+  /** Terms weighed as the claim weighs them, for coverageOf. */
+  const weighed = (terms: ReadonlySet<string>) => {
+    const weights = new Map([...terms].map((term) => [term, claim.weights.get(term) ?? UNKNOWN_TERM_WEIGHT] as const));
+    return { weights, total: sum(weights) };
   };
   const everything = new Set(canonicalTerms(analysed, language));
-  return claimed.some((ours) => {
-    const effect = termsOf(ours.effect);
-    const cause = termsOf(ours.cause);
-    if (effect.size === 0 || cause.size === 0 || share(cause, everything) >= ANOTHER_CAUSE_HELD) return false;
-    return stated.some((theirs) => share(effect, termsOf(theirs.effect)) >= effectCoverage
+  return claim.causes.some(({ effect, cause }) => {
+    if (effect.size === 0 || cause.size === 0 || coverageOf(weighed(cause), everything) >= ANOTHER_CAUSE_HELD) return false;
+    return stated.some((theirs) => coverageOf(weighed(effect), termsOf(theirs.effect)) >= effectCoverage
       && [...termsOf(theirs.cause)].some((term) => !claim.weights.has(term)));
   });
 }

@@ -2,7 +2,7 @@ import { analyze } from '../text/analyze.js';
 import { sharedLanguage } from '../text/analysis-language.js';
 import { splitSentences } from '../text/passages.js';
 import { hammingDistance, simhashBands } from '../text/simhash.js';
-import { cuesOf, deniedBeliefs, onlyReports, restates, statesFigures } from './cues.js';
+import { cuesOf, deniedBeliefs, onlyReports, reportsOf, restates, statesFigures } from './cues.js';
 import { analyseClaim, contentCoverage, FEATURES, namesAnother, namesAnotherCause, pairFeatures, saysOpposite, sourceCoverage } from './features.js';
 import { checkModel, stanceProbabilities, type Stance } from './model.js';
 import { CONFIDENCE_CALIBRATION, STANCE_MODEL, VERDICT_THRESHOLDS } from './model-weights.js';
@@ -169,11 +169,12 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
       const short = brief && features[HEDGE_BESIDE] === 0;
       const unhedged = features[HEDGE_BESIDE] === 0 && !cues.uncertain;
       const namesOther = unhedged && ((terms.length <= NAMES_ANOTHER_LENGTH * claim.weights.size
-        && (namesAnother(claim, text, terms, language) || saysOpposite(claim, input.claim, text, terms, language, RESTATEMENT_COVERAGE)))
-        || namesAnotherCause(claim, input.claim, text, terms, language, RESTATEMENT_COVERAGE));
-      const [lower, nextLower] = [text.toLowerCase(), next.toLowerCase()];
-      const belief = deniedBeliefs(lower, nextLower).find((words) => contentCoverage(claim, analyze(words, language), language) >= RESTATEMENT_COVERAGE);
-      if (asks(text) || (brief && cues.uncertain) || onlyReports(lower, nextLower)) {
+        && (namesAnother(claim, text, terms, language) || saysOpposite(claim, text, terms, language, RESTATEMENT_COVERAGE)))
+        || namesAnotherCause(claim, text, terms, language, RESTATEMENT_COVERAGE));
+      const lower = text.toLowerCase();
+      const reports = reportsOf(lower, next.toLowerCase());
+      const belief = deniedBeliefs(lower, reports).find((words) => contentCoverage(claim, analyze(words, language), language) >= RESTATEMENT_COVERAGE);
+      if (asks(text) || (brief && cues.uncertain) || onlyReports(reports)) {
         // A question asserts nothing: a page's heading "Does coffee cause cancer?" restates the
         // claim word for word, and the answer after it is what takes a side. "The evidence is
         // unclear": a short sentence about the claim that says it is unsettled takes no side.
