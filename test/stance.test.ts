@@ -10,6 +10,7 @@ import { STANCE_MODEL, VERDICT_THRESHOLDS } from '../src/stance/model-weights.js
 import { calibrated, claimVerdict } from '../src/stance/verdict.js';
 import { judgeClaim, VERDICT_SOURCES } from '../src/stance/judge-claim.js';
 import { canonicalTerms } from '../src/stance/synonyms.js';
+import { commonWording } from '../src/stance/wordings.js';
 import { isPrimarySource } from '../src/validate/primary.js';
 import { authorityScore } from '../src/validate/authority.js';
 
@@ -74,6 +75,10 @@ describe('stance', () => {
       // A negated direction word says what its antonym says.
       expect(same('Statins do not increase the risk of diabetes.', 'Statins decrease the risk of diabetes.')).to.equal(true);
       expect(same('The tower is 330 metres tall.', 'The tower is 300 metres tall.')).to.equal(false);
+      // A direction only one side states is not read either way: the model decides.
+      expect(same('Coffee is harmful.', 'Coffee is drunk worldwide.')).to.equal(undefined);
+      expect(judgeClaim({ claim: 'Coffee is harmful.', language: 'en', termWeights: {}, sources: [{ passages: ['Coffee is drunk worldwide.'] }] }).verdict)
+        .to.equal('NOT_ENOUGH_INFO');
     });
 
     it('tells whether a sentence states a claim\'s figures', () => {
@@ -373,6 +378,43 @@ describe('stance', () => {
         .to.deep.equal([{ effect: 'the high inflation of the 1970s', cause: 'the sharp rise in oil prices' }]);
       // "The cause of" is a noun, not "X causes Y".
       expect(causeStatements('the cause of the fire is unknown.')).to.deep.equal([]);
+    });
+
+    it('reads a plain word and its field\'s term, or a British and an American spelling, as one', () => {
+      const aspirin = 'Daily low-dose acetylsalicylic acid reduced the incidence of myocardial infarction by 44 percent among male physicians.';
+      expect(judge('Aspirin lowers the risk of heart attack.', aspirin)).to.equal('SUPPORT');
+      expect(judge('Aspirin raises the risk of heart attacks.', aspirin)).to.equal('CONTRADICT');
+      const hypertension = 'Hypertension is common among older adults, affecting about two thirds of people over 65.';
+      expect(judge('High blood pressure is common in older adults.', hypertension)).to.equal('SUPPORT');
+      expect(judge('High blood pressure is rare in older adults.', hypertension)).to.equal('CONTRADICT');
+      expect(judge('Carbon dioxide levels in the atmosphere are falling.', 'Atmospheric CO2 concentrations have risen from about 280 ppm to over 410 ppm.')).to.equal('CONTRADICT');
+      expect(judge('Anaemia is common in pregnancy.', 'Anemia affects about 40 percent of pregnant women worldwide.')).to.equal('SUPPORT');
+      expect(commonWording('Levels of CO2 and GERD in randomised trials; Gerd Müller; varicella-zoster virus; colour.', 'en'))
+        .to.equal('Levels of carbon dioxide and gastroesophageal reflux in randomized trials; Gerd Müller; varicella-zoster virus; color.');
+      expect(commonWording('High blood pressure', 'de')).to.equal('High blood pressure');
+    });
+
+    it('reads the claim\'s own direction word in a sentence as answering that word only', () => {
+      expect(judge('Vitamin B12 deficiency can cause anemia.', 'Vitamin B12 deficiency leads to anemia.')).to.equal('SUPPORT');
+    });
+
+    it('turns a direction word by a negation that reaches it through words of effect and significance', () => {
+      expect(judge('Garlic lowers blood pressure.', 'In this trial, garlic did not result in a significantly lower blood pressure than placebo.')).to.equal('CONTRADICT');
+      expect(judge('Garlic lowers blood pressure.', 'Garlic did not lead to any reduction in blood pressure.')).to.equal('CONTRADICT');
+      // Another word between them ends the negation's reach.
+      const signs = (text: string) => scopesOf(text, 'en', 'sentence').directed.map((d) => d.sign);
+      expect(signs('Garlic did not result in a significantly lower blood pressure.')).to.deep.equal([1]);
+      expect(signs('Patients who did not smoke had a lower blood pressure.')).to.deep.equal([-1]);
+    });
+
+    it('reads multiplying verbs as directions, and "effective" said of the effect after it as none of its own', () => {
+      const smoking = 'Cigarette smoking roughly doubles the risk of stroke, independently of other risk factors.';
+      expect(judge('Smoking raises the risk of stroke.', smoking)).to.equal('SUPPORT');
+      expect(judge('Smoking lowers the risk of stroke.', smoking)).to.equal('CONTRADICT');
+      // "Double-blind" is no doubling.
+      expect(directionOf('double')).to.equal(0);
+      expect(judge('Whooping cough can be prevented by vaccination.', 'Acellular pertussis vaccines are effective in preventing pertussis in infants and children.'))
+        .to.equal('SUPPORT');
     });
 
     it('reads a trend said to have stopped against one said to go on', () => {

@@ -27,6 +27,7 @@ import { PROJECT_ROOT } from '../../src/paths.js';
 import { analyze, analyzeQuery } from '../../src/text/analyze.js';
 import { idf } from '../../src/ranking/bm25.js';
 import { analyseClaim, FEATURES, pairFeatures, sourceCoverage } from '../../src/stance/features.js';
+import { commonWording } from '../../src/stance/wordings.js';
 import { STANCES, stanceProbabilities, type StanceModel } from '../../src/stance/model.js';
 import { calibrated, claimVerdict, HEDGED_WEIGHT, type ConfidenceCalibration, type VerdictThresholds } from '../../src/stance/verdict.js';
 import { prng } from '../../test/helpers/prng.js';
@@ -86,7 +87,8 @@ function retrieve(claim: string): string[] {
   return [...scores].sort((a, b) => b[1] - a[1]).slice(0, RETRIEVED).map(([id]) => id);
 }
 /** The features of each sentence of an abstract, read with the sentence before it (as judgeClaim reads a passage). */
-function abstractFeatures(claim: ReturnType<typeof analyseClaim>, sentences: readonly string[]): number[][] {
+function abstractFeatures(claim: ReturnType<typeof analyseClaim>, said: readonly string[]): number[][] {
+  const sentences = said.map((sentence) => commonWording(sentence, 'en'));
   const terms = sentences.map((sentence) => analyze(sentence, 'en'));
   const source = sourceCoverage(claim, terms, 'en');
   return sentences.map((sentence, i) => pairFeatures(claim, sentence, 'en', source, terms[i], terms[i - 1]));

@@ -53,6 +53,8 @@ const UP = [
   'hotter', 'expand', 'expands', 'expanded', 'grow', 'grows', 'grew', 'growing',
   // Comparatives and verbs of popular writing ("boosts", "soars"): bigger / smaller …
   'bigger', 'thicker', 'wider', 'deeper', 'costlier', 'soar', 'soars', 'soared', 'surge', 'surges', 'surged',
+  // Multiplying verbs, not the adjectives ("double-blind", "triple therapy").
+  'doubles', 'doubled', 'doubling', 'triples', 'tripled', 'tripling', 'quadrupled',
 ];
 const DOWN = [
   'decrease', 'decreases', 'decreased', 'decreasing', 'reduce', 'reduces', 'reduced', 'reducing', 'reduction', 'lower',
@@ -71,7 +73,7 @@ const DOWN = [
   'protect', 'protects', 'protected', 'protective', 'unsafe', 'dangerous', 'toxic', 'colder', 'cooler', 'cooling',
   'shrink', 'shrinks', 'shrank', 'shrunk', 'shrinking', 'cure', 'cures', 'cured',
   'thinner', 'narrower', 'shallower', 'cheaper', 'lighter', 'cut', 'cuts', 'slash', 'slashes', 'slashed', 'hurt', 'hurts',
-  'plunge', 'plunges', 'plunged', 'plummet', 'plummets', 'plummeted',
+  'plunge', 'plunges', 'plunged', 'plummet', 'plummets', 'plummeted', 'halved', 'halving',
 ];
 for (const word of UP) DIRECTIONS.set(word, 1);
 for (const word of DOWN) DIRECTIONS.set(word, -1);
@@ -127,13 +129,18 @@ const DEGREES = new Set(['more', 'less', 'fewer', 'greater', 'most', 'least']);
  */
 const BOUNDED = /^(?:\d|half$|twice$|double$|triple$|a$|an$|one$|two$|three$|four$|five$|six$|seven$|eight$|nine$|ten$|dozen$|hundred$|thousand$|million$)/;
 
+/** Words that say how well an effect is had, not which way it goes, before "in" or "at" and the effect: "effective in preventing". */
+const EFFICACIES = new Set(['effective', 'efficacious']);
+
 /**
  * Whether words[i], a direction word by its spelling, gives no direction where it stands: a
  * degree word right after a direction word (which then counts alone), or one that bounds a
  * quantity ("by more than 99 percent", "fewer than ten", "four or more cups a day"), which says
- * how much, not which way.
+ * how much, not which way; or "effective" said of the effect after it ("effective in
+ * [preventing] pertussis" prevents it, and points no way of its own against "prevented").
  */
 export function givesNoDirection(words: readonly string[], i: number): boolean {
+  if (EFFICACIES.has(words[i]!)) return (words[i + 1] === 'in' || words[i + 1] === 'at') && signOf(words[i + 2] ?? '') !== undefined;
   if (!DEGREES.has(words[i]!)) return false;
   return (i > 0 && signOf(words[i - 1]!) !== undefined) || (words[i + 1] === 'than' && BOUNDED.test(words[i + 2] ?? ''))
     || (words[i - 1] === 'or' && BOUNDED.test(words[i - 2] ?? ''));
@@ -365,16 +372,20 @@ export function statesFigures(claim: readonly Quantity[], sentence: readonly Qua
  * Whether a sentence that restates a claim (nearly the same words) says the same: no quantity
  * of the claim's kind with another value, and the same way. Where each uses direction words the
  * other does not ("decreases" against "increases"), those decide, each turned by its own
- * negations ("does not increase" says what "decreases" says); otherwise the polarity does, so
- * that "is not visible" denies "is visible".
+ * negations ("does not increase" says what "decreases" says); where neither does, the polarity
+ * does, so that "is not visible" denies "is visible". Where only one does, undefined: the other
+ * says nothing of that direction ("deficiency can cause anemia" against "deficiency leads to
+ * anemia", "coffee is harmful" against "coffee is drunk worldwide"), and until 2026-11-29 the
+ * polarity, summed over the words both share too, read such a pair as a contradiction.
  */
-export function restates(claim: Cues, sentence: Cues): boolean {
+export function restates(claim: Cues, sentence: Cues): boolean | undefined {
   if (quantityMatch(claim.quantities, sentence.quantities) === 'conflict') return false;
   const own = (a: Cues, b: Cues) => Math.sign(a.directionWords.filter((w) => !b.directionWords.includes(w)).reduce((sum, w) => sum + signOf(w)!, 0))
     * (a.negations % 2 === 1 ? -1 : 1);
   const claimOwn = own(claim, sentence);
   const sentenceOwn = own(sentence, claim);
   if (claimOwn !== 0 && sentenceOwn !== 0) return claimOwn === sentenceOwn;
+  if (claimOwn !== 0 || sentenceOwn !== 0) return undefined;
   return polarity(claim) === polarity(sentence);
 }
 

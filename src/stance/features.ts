@@ -5,6 +5,7 @@ import { alignedDirection, hedgesAny, negatesAny, scopesOf, type Scopes } from '
 import { cuesOf, polarity, quantityMatch, type Cues } from './cues.js';
 import { replacedByOpposite, replacedIdentifiers } from './opposites.js';
 import { canonicalTerms } from './synonyms.js';
+import { commonWording } from './wordings.js';
 
 /** The weight of a claim term the index does not hold: rarer than anything it holds. */
 const UNKNOWN_TERM_WEIGHT = 8;
@@ -35,7 +36,9 @@ export interface AnalysedClaim {
   causes: { effect: Set<string>; cause: Set<string> }[];
 }
 
-export function analyseClaim(claim: string, language: string | null, termWeights: Readonly<Record<string, number>>): AnalysedClaim {
+/** `claim` is read in one wording for what it names (wordings.ts), as its sentences are. */
+export function analyseClaim(said: string, language: string | null, termWeights: Readonly<Record<string, number>>): AnalysedClaim {
+  const claim = commonWording(said, language);
   const terms = canonicalTerms(analyzeQuery(claim, language), language);
   const weights = new Map<string, number>();
   for (const term of terms) weights.set(term, termWeights[term] ?? UNKNOWN_TERM_WEIGHT);

@@ -7,6 +7,7 @@ import { analyseClaim, contentCoverage, FEATURES, namesAnother, namesAnotherCaus
 import { checkModel, stanceProbabilities, type Stance } from './model.js';
 import { CONFIDENCE_CALIBRATION, STANCE_MODEL, VERDICT_THRESHOLDS } from './model-weights.js';
 import { calibrated, claimVerdict, HEDGED_WEIGHT, type ClaimVerdict } from './verdict.js';
+import { commonWording } from './wordings.js';
 
 const MODEL = checkModel(STANCE_MODEL);
 const COVERAGE = FEATURES.indexOf('coverage');
@@ -154,14 +155,15 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
   const figures = input.statistical === true && claim.cues.quantities.length > 0;
   const judged = input.sources.map((source) => {
     // Each sentence with its passage's previous one, which may name what it speaks of ("It was raised").
-    const sentences = source.passages.flatMap((p, passage) => splitSentences(p, language).map((text, i) => ({ text, first: i === 0, passage }))).slice(0, MAX_SENTENCES);
-    const analysed = sentences.map(({ text }) => analyze(text, language));
+    // Each is read in one wording for what it names (wordings.ts) and quoted in its own.
+    const sentences = source.passages.flatMap((p, passage) => splitSentences(p, language).map((text, i) => ({ text, read: commonWording(text, language), first: i === 0, passage }))).slice(0, MAX_SENTENCES);
+    const analysed = sentences.map(({ read }) => analyze(read, language));
     const covered = sourceCoverage(claim, analysed, language);
-    const scored = sentences.map(({ text, first, passage }, n) => {
+    const scored = sentences.map(({ text, read, first, passage }, n) => {
       const terms = analysed[n]!;
-      const cues = cuesOf(text);
-      const next = sentences[n + 1]?.passage === passage ? sentences[n + 1]!.text : '';
-      const features = pairFeatures(claim, text, language, covered, terms, first ? [] : analysed[n - 1], cues, next);
+      const cues = cuesOf(read);
+      const next = sentences[n + 1]?.passage === passage ? sentences[n + 1]!.read : '';
+      const features = pairFeatures(claim, read, language, covered, terms, first ? [] : analysed[n - 1], cues, next);
       const probabilities = stanceProbabilities(MODEL, features);
       // The rules below read a short sentence's cues as bearing on the claim; one that only
       // suggests it ("may help") asserts nothing they could settle, and the model decides.
@@ -169,12 +171,12 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
       const short = brief && features[HEDGE_BESIDE] === 0;
       const unhedged = features[HEDGE_BESIDE] === 0 && !cues.uncertain;
       const namesOther = unhedged && ((terms.length <= NAMES_ANOTHER_LENGTH * claim.weights.size
-        && (namesAnother(claim, text, terms, language) || saysOpposite(claim, text, terms, language, RESTATEMENT_COVERAGE)))
-        || namesAnotherCause(claim, text, terms, language, RESTATEMENT_COVERAGE));
-      const lower = text.toLowerCase();
+        && (namesAnother(claim, read, terms, language) || saysOpposite(claim, read, terms, language, RESTATEMENT_COVERAGE)))
+        || namesAnotherCause(claim, read, terms, language, RESTATEMENT_COVERAGE));
+      const lower = read.toLowerCase();
       const reports = reportsOf(lower, next.toLowerCase());
       const belief = deniedBeliefs(lower, reports).find((words) => contentCoverage(claim, analyze(words, language), language) >= RESTATEMENT_COVERAGE);
-      if (asks(text) || (brief && cues.uncertain) || onlyReports(reports)) {
+      if (asks(read) || (brief && cues.uncertain) || onlyReports(reports)) {
         // A question asserts nothing: a page's heading "Does coffee cause cancer?" restates the
         // claim word for word, and the answer after it is what takes a side. "The evidence is
         // unclear": a short sentence about the claim that says it is unsettled takes no side.
@@ -185,7 +187,7 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
         // "Some people believe that [the claim], but …": the sentence denies what it reports, so
         // it contradicts the claim the belief restates and supports the claim's denial.
         const sided = probabilities[0]! + probabilities[1]!;
-        [probabilities[0], probabilities[1]] = restates(claim.cues, cuesOf(belief)) ? [0, sided] : [sided, 0];
+        [probabilities[0], probabilities[1]] = restates(claim.cues, cuesOf(belief)) !== false ? [0, sided] : [sided, 0];
       } else if (namesOther) {
         // The claim's statement about another body, person or thing: "Saturn is the largest planet"
         // against "Jupiter is"; or the claim with a word replaced by one that excludes it:
@@ -195,8 +197,10 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
         // side goes to contradiction, as a restatement's goes to the side its cues say.
         [probabilities[0], probabilities[1]] = [0, probabilities[0]! + probabilities[1]!];
       } else if (short && contentCoverage(claim, terms, language) >= RESTATEMENT_COVERAGE) {
+        // The cues say which way, when they say it (restates): else the model's reading stands.
+        const same = restatesBeside(features) ?? restates(claim.cues, cues);
         const sided = probabilities[0]! + probabilities[1]!;
-        [probabilities[0], probabilities[1]] = (restatesBeside(features) ?? restates(claim.cues, cues)) ? [sided, 0] : [0, sided];
+        if (same !== undefined) [probabilities[0], probabilities[1]] = same ? [sided, 0] : [0, sided];
       } else if (short && contentCoverage(claim, terms, language) >= ALIGNED_COVERAGE
         && (features[ALIGNED_OPPOSED]! > 0 || features[NEGATION_BESIDE]! > 0 || features[NUMBER_CONFLICT]! > 0)) {
         // Most of the claim, said with a direction word beside what the claim's moves pointing

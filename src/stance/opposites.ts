@@ -35,6 +35,7 @@ const GROUPS: readonly (readonly string[])[][] = [
   [['northern'], ['southern']],
   [['eastern'], ['western']],
   [['inner'], ['outer']],
+  [['common', 'widespread', 'prevalent', 'frequent'], ['rare', 'uncommon', 'unusual', 'infrequent']],
 ];
 
 /** A word as a whole word: not inside another, nor after a hyphen ("renewable" is not said in "non-renewable"). */
