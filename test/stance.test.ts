@@ -6,9 +6,9 @@ import { alignedDirection, negatesAny, scopesOf } from '../src/stance/cue-scopes
 import { analyseClaim, entityTerms, namePhrases, pairFeatures, sourceCoverage } from '../src/stance/features.js';
 import { analyze } from '../src/text/analyze.js';
 import { checkModel, STANCES, stanceProbabilities } from '../src/stance/model.js';
-import { STANCE_MODEL, VERDICT_THRESHOLDS } from '../src/stance/model-weights.js';
+import { CONFIDENCE_CALIBRATION, STANCE_MODEL, VERDICT_THRESHOLDS } from '../src/stance/model-weights.js';
 import { calibrated, claimVerdict } from '../src/stance/verdict.js';
-import { judgeClaim, VERDICT_SOURCES } from '../src/stance/judge-claim.js';
+import { discounted, judgeClaim, RANK_DISCOUNT, VERDICT_SOURCES } from '../src/stance/judge-claim.js';
 import { canonicalTerms } from '../src/stance/synonyms.js';
 import { commonWording } from '../src/stance/wordings.js';
 import { isPrimarySource } from '../src/validate/primary.js';
@@ -437,6 +437,18 @@ describe('stance', () => {
     const other = { passages: ['Coral reefs are built by colonies of tiny animals.'] };
     const deciding = { passages: ['Rising ocean temperatures cause coral bleaching, surveys show.'] };
     const sources = [other, { passages: ['Reef fish change colour as they grow.'] }, { passages: ['Tourism brings money to the coast.'] }, { passages: ['Queensland lies in Australia.'] }, deciding];
+
+    it(`weighs a ranked source less for each place below its ranking's first (${RANK_DISCOUNT} a place), a named page fully`, () => {
+      const judge = (order: typeof sources, rankings: (number | null)[]) => judgeClaim({ claim, language: 'en', termWeights: {}, sources: order, rankings });
+      const first = judge([deciding, other], [0, 0]);
+      const second = judge([other, deciding], [0, 0]);
+      // A clear restatement still decides from the second place, with less confidence.
+      expect([first.verdict, second.verdict]).to.deep.equal(['SUPPORT', 'SUPPORT']);
+      expect(second.support).to.be.closeTo(calibrated(first.verdictSupport * RANK_DISCOUNT, CONFIDENCE_CALIBRATION.support), 1e-9);
+      expect(second.support).to.be.lessThan(first.support);
+      expect(judge([other, deciding], [null, null]).support).to.equal(first.support);
+      expect(discounted([0.6, 0.2, 0.2], 0.5)).to.deep.equal([0.3, 0.1, 0.6]);
+    });
 
     it(`takes every page the client named, but only the first ${VERDICT_SOURCES} of a ranking`, () => {
       const named = judgeClaim({ claim, language: 'en', termWeights: {}, sources, rankings: sources.map(() => null) });

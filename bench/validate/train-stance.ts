@@ -30,6 +30,7 @@ import { analyseClaim, FEATURES, pairFeatures, sourceCoverage } from '../../src/
 import { commonWording } from '../../src/stance/wordings.js';
 import { STANCES, stanceProbabilities, type StanceModel } from '../../src/stance/model.js';
 import { calibrated, claimVerdict, HEDGED_WEIGHT, type ConfidenceCalibration, type VerdictThresholds } from '../../src/stance/verdict.js';
+import { discounted, RANK_DISCOUNT } from '../../src/stance/judge-claim.js';
 import { prng } from '../../test/helpers/prng.js';
 import { loadCorpus } from '../index/scifact.js';
 import { classification, loadClaims, type SciFactClaim } from './scifact-claims.js';
@@ -94,10 +95,11 @@ function abstractFeatures(claim: ReturnType<typeof analyseClaim>, said: readonly
   return sentences.map((sentence, i) => pairFeatures(claim, sentence, 'en', source, terms[i], terms[i - 1]));
 }
 
-/** Per claim, the features of every sentence of its retrieved abstracts. */
+/** Per claim, the features of every sentence of its retrieved abstracts, each with its abstract's weight in the verdict (judge-claim.ts, RANK_DISCOUNT). */
 const retrievedFeatures = claims.map((claim) => {
   const analysed = analyseClaim(claim.claim, 'en', termWeights);
-  return retrieve(claim.claim).flatMap((id) => abstractFeatures(analysed, corpus.get(id)!.sentences));
+  return retrieve(claim.claim).flatMap((id, place) => abstractFeatures(analysed, corpus.get(id)!.sentences)
+    .map((features) => ({ features, weight: RANK_DISCOUNT ** place })));
 });
 
 interface Example { claim: number; features: number[]; stance: number; uniform: boolean }
@@ -186,7 +188,9 @@ function outOfFold(folds: readonly number[]) {
     const model = train(examples.filter((e) => !held.has(e.claim)));
     for (const [claim, probabilities] of sentenceProbabilities(model, held)) cited.set(claim, probabilities);
     if (UNIFORM_WEIGHTS) for (const [claim, probabilities] of sentenceProbabilities(model, held, true)) alike.set(claim, probabilities);
-    for (const claim of held) retrieved.set(claim, retrievedFeatures[claim]!.map((f) => [...stanceProbabilities(model, f), f[HEDGED]!]));
+    for (const claim of held) {
+      retrieved.set(claim, retrievedFeatures[claim]!.map(({ features, weight }) => [...discounted(stanceProbabilities(model, features), weight), features[HEDGED]!]));
+    }
   }
   return { cited, alike, retrieved };
 }
