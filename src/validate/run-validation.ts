@@ -17,6 +17,7 @@ import { insufficientSources } from '../page/read-failure.js';
 import type { SourceCandidate } from '../ranking/rank-sources.js';
 import type { JudgeClaimOutput } from '../stance/judge-claim.js';
 import { combineJudgements, type PassageJudgement } from '../stance/combine-judgements.js';
+import { commonWording } from '../stance/wordings.js';
 import type { StanceJudge } from './llm-judge.js';
 
 export interface ValidateDeps extends EvidenceDeps {
@@ -42,8 +43,11 @@ export async function runValidation(deps: ValidateDeps, mode: Mode, job: Validat
   const reserve = Math.min(MAX_RESERVE_MS, request.options.timeout * 1000 * RESERVE_SHARE);
   const gathering = AbortSignal.timeout(Math.max(0, Math.floor(job.deadline - reserve - started)));
 
+  // The stance model reads the claim in one wording (wordings.ts: "heart attack" as "myocardial
+  // infarction"): the index weighs the terms of both.
+  const reading = commonWording(request.claim, null);
   const [weights, evidence] = await Promise.all([
-    deps.index.queryWeights(mode, request.claim),
+    deps.index.queryWeights(mode, reading === request.claim ? request.claim : `${request.claim} ${reading}`),
     gatherEvidence(deps, mode, request, gathering),
   ]);
   const readableAt = evidence.sources.map((_, i) => i).filter((i) => evidence.sources[i]!.passages.length > 0);
