@@ -405,6 +405,10 @@ describe('stance', () => {
       const signs = (text: string) => scopesOf(text, 'en', 'sentence').directed.map((d) => d.sign);
       expect(signs('Garlic did not result in a significantly lower blood pressure.')).to.deep.equal([1]);
       expect(signs('Patients who did not smoke had a lower blood pressure.')).to.deep.equal([-1]);
+      // A negation of a gerund before the direction word is the subject's, not the direction's.
+      expect(judge('Not smoking lowers blood pressure.', 'Patients who did not smoke had a lower blood pressure.')).to.equal('SUPPORT');
+      expect(scopesOf('Not smoking lowers blood pressure.', 'en', 'claim').directed.map((d) => d.sign)).to.deep.equal([-1]);
+      expect(scopesOf('Not having a lower blood pressure.', 'en', 'claim').directed.map((d) => d.sign)).to.deep.equal([1]);
     });
 
     it('reads multiplying verbs as directions, and "effective" said of the effect after it as none of its own', () => {

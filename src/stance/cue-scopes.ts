@@ -38,10 +38,26 @@ const LIGHT = new Set([
   'result', 'results', 'resulted', 'lead', 'leads', 'led', 'produce', 'produced', 'yield', 'yielded', 'cause', 'caused',
   'show', 'shows', 'showed', 'have', 'has', 'had', 'in', 'to', 'a', 'an', 'any', 'the', 'significantly', 'significant',
   'statistically', 'clinically', 'meaningfully', 'meaningful', 'substantially', 'substantial', 'appreciably', 'appreciable',
-  'materially', 'measurably', 'detectably', 'relevant', 'important',
+  'materially', 'measurably', 'detectably', 'relevant', 'important', 'having', 'resulting', 'leading', 'showing',
 ]);
 /** At most this many light words between a negation and its direction word. */
 const LIGHT_REACH = 6;
+
+/** A word in -ing that is no direction word: a gerund or participle a negation before it belongs to ("not [smoking] lowers"). */
+const GERUND = /^\p{L}{2,}ing$/u;
+
+/**
+ * The negations within NEGATION_REACH before words[i] that bear on it: not one with a gerund
+ * between them ("Not smoking lowers blood pressure": the negation is of the smoking, and the
+ * claim says that something lowers it).
+ */
+function negationsBefore(words: readonly string[], i: number): number {
+  let count = 0;
+  for (let j = Math.max(0, i - NEGATION_REACH); j < i; j++) {
+    if (negates(words[j]!) && !words.slice(j + 1, i).some((w) => GERUND.test(w) && !LIGHT.has(w) && directionOf(w) === 0)) count++;
+  }
+  return count;
+}
 
 /** Whether a negation further before words[i] than NEGATION_REACH reaches it through LIGHT words only. */
 function negatedThroughLight(words: readonly string[], i: number): boolean {
@@ -96,7 +112,7 @@ export function scopesOf(text: string, language: string | null, role: 'claim' | 
     // A negation just before turns it, and so does a denial anywhere after it ("the claim that
     // vaccines [cause] autism has been debunked"; a denial before it is one of the negations), a
     // belief reported and answered, and a word that says it stopped ("stopped [rising]").
-    const turned = (words.slice(Math.max(0, i - NEGATION_REACH), i).filter(negates).length + (negatedThroughLight(words, i) ? 1 : 0)
+    const turned = (negationsBefore(words, i) + (negatedThroughLight(words, i) ? 1 : 0)
       + words.slice(i + 1).filter(denies).length + (denied(i) ? 1 : 0) + (ceasesAt(words, i) ? 1 : 0)) % 2 === 1;
     const span = role === 'claim' ? words.slice(i + 1, i + 1 + OBJECT_WORDS)
       : attributive(words, i, functionWords) ? words.slice(i + 1, i + 1 + ATTRIBUTE_REACH)
