@@ -88,7 +88,7 @@ const SPELLINGS: readonly [RegExp, string][] = [
   // -our for -or in the words that have it.
   [/^(col|behavi|fav|hon|lab|neighb|hum|od|vap|flav|harb|rum|vig|tum|rig|endeav|arm)our(s|ed|ing|ite|ites|able|ably|ful|less)?$/u, '$1or$2'],
   // -ise for -ize in the verbs that have both (a list: "exercise", "rise" and "promise" have no -ize).
-  [/^(random|minim|maxim|character|recogn|organ|real|util|immun|hospital|standard|optim|summar|emphas|stabil|mobil|visual|normal|neutral|metabol|steril|special|critic|author|categor|prior|stigmat|legal|colon|industrial|urban|global|central|commercial|fertil|modern|personal|social|symbol|final|general|jeopard|memor|polar|popular|public|rational|sympath|hypothes|apolog|synthes|vaporis)is(e|ed|es|ing|ation|ations|er|ers)$/u, '$1iz$2'],
+  [/^(random|minim|maxim|character|recogn|organ|real|util|immun|hospital|standard|optim|summar|emphas|stabil|mobil|visual|normal|neutral|metabol|steril|special|critic|author|categor|prior|stigmat|legal|colon|industrial|urban|global|central|commercial|fertil|modern|personal|social|symbol|final|general|jeopard|memor|polar|popular|public|rational|sympath|hypothes|apolog|synthes|vapor)is(e|ed|es|ing|ation|ations|er|ers)$/u, '$1iz$2'],
   [/^analys(e|ed|es|ing)$/u, 'analyz$1'],
 ];
 
