@@ -1,6 +1,6 @@
 import { analyze } from '../text/analyze.js';
 import { functionWordsFor } from '../text/stop-words.js';
-import { ceasesAt, denies, givesNoDirection, directionOf, hedges, negates, reportsOf, wordsOf } from './cues.js';
+import { ceasesAt, denies, givesNoDirection, directionOf, hedges, lowered, negates, reportsOf, wordsOf, type Reports } from './cues.js';
 import { canonicalTerms } from './synonyms.js';
 
 /**
@@ -84,15 +84,18 @@ function attributive(words: readonly string[], i: number, functionWords: Readonl
   return COMPARATIVE.test(words[i]!) && next !== undefined && next !== 'than' && !functionWords.has(next) && directionOf(next) === 0;
 }
 
-/** `next`: for a sentence, the next one of its passage, which may answer a belief it reports. */
-export function scopesOf(text: string, language: string | null, role: 'claim' | 'sentence', next = ''): Scopes {
-  const lower = text.toLowerCase().replace(/’/g, "'");
+/**
+ * `reports`: for a sentence, the beliefs it reports (cues.ts, reportsOf), when the caller has read
+ * them with the next sentence of its passage, which may answer one; a claim reports none.
+ */
+export function scopesOf(text: string, language: string | null, role: 'claim' | 'sentence', reports?: Reports): Scopes {
+  const lower = lowered(text);
   const words = wordsOf(lower);
   // A belief the sentence reports and then answers is denied: its terms negated, its directions
   // turned; one it only reports is hedged.
-  const reports = role === 'sentence' ? reportsOf(lower, next.toLowerCase()) : { denied: [], unanswered: [] };
+  const read = role === 'sentence' ? reports ?? reportsOf(lower) : { denied: [], unanswered: [] };
   const within = (spans: [number, number][], i: number) => spans.some(([start, end]) => i >= start && i < end);
-  const denied = (i: number) => within(reports.denied, i);
+  const denied = (i: number) => within(read.denied, i);
   const analysed = new Map<string, string[]>();
   const termsOf = (span: readonly string[]) => span.filter((word) => directionOf(word) === 0).flatMap((word) => {
     if (!analysed.has(word)) analysed.set(word, canonicalTerms(analyze(word, language), language));
@@ -106,7 +109,7 @@ export function scopesOf(text: string, language: string | null, role: 'claim' | 
     if (denies(word)) for (const term of termsOf(words.slice(0, i))) scopes.negated.add(term);
     if (hedges(word)) for (const term of termsOf(words.slice(i + 1, i + 1 + REACH))) scopes.hedged.add(term);
     if (denied(i)) for (const term of termsOf([word])) scopes.negated.add(term);
-    if (within(reports.unanswered, i)) for (const term of termsOf([word])) scopes.hedged.add(term);
+    if (within(read.unanswered, i)) for (const term of termsOf([word])) scopes.hedged.add(term);
     const sign = givesNoDirection(words, i) ? 0 : directionOf(word);
     if (sign === 0) return;
     // A negation just before turns it, and so does a denial anywhere after it ("the claim that

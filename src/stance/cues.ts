@@ -222,10 +222,15 @@ function dateQuantities(year: string | undefined, month: string | undefined, day
   return quantities;
 }
 
+/** A text as the cues read it: lower-cased, ’ as ' (so that "don’t" negates as "don't" does). */
+export function lowered(text: string): string {
+  return text.toLowerCase().replace(/’/g, "'");
+}
+
 export function cuesOf(text: string): Cues {
   const quantities: Quantity[] = [];
   // Dates first, blanked out once read: their day is no count and their "May" no hedge.
-  let lower = text.toLowerCase().replace(/’/g, "'");
+  let lower = lowered(text);
   for (const { pattern, parts } of DATES) {
     for (const match of lower.matchAll(pattern)) {
       const found = dateQuantities(...parts(match));

@@ -2,7 +2,7 @@ import { analyze, analyzeQuery } from '../text/analyze.js';
 import { functionWordsFor } from '../text/stop-words.js';
 import { causeStatements } from './causes.js';
 import { alignedDirection, hedgesAny, negatesAny, scopesOf, type Scopes } from './cue-scopes.js';
-import { cuesOf, polarity, quantityMatch, type Cues } from './cues.js';
+import { cuesOf, lowered, polarity, quantityMatch, reportsOf, type Cues, type Reports } from './cues.js';
 import { replacedByOpposite, replacedIdentifiers } from './opposites.js';
 import { canonicalTerms } from './synonyms.js';
 import { commonWording } from './wordings.js';
@@ -51,11 +51,10 @@ export function analyseClaim(said: string, language: string | null, termWeights:
   const named = new Set(names.flat());
   // Unstemmed, a claim too short for its language to be told keeps its function words: not part of what it states.
   const functionWords = functionWordsFor(language);
-  const termsOf = (text: string) => new Set(canonicalTerms(analyze(text, language), language));
   return {
     weights, total: sum(weights), bigrams: bigramsOf(terms), cues, scopes: scopesOf(claim, language, 'claim'), content: { weights: content, total: sum(content) },
     entities, frame, names, statement: new Set([...content.keys()].filter((term) => !named.has(term) && !functionWords.has(term))),
-    text: claim, causes: causeStatements(claim.toLowerCase()).map((c) => ({ effect: termsOf(c.effect), cause: termsOf(c.cause) })),
+    text: claim, causes: causeStatements(claim.toLowerCase()).map((c) => ({ effect: termSet(c.effect, language), cause: termSet(c.cause, language) })),
   };
 }
 
@@ -196,7 +195,6 @@ export function namesAnotherCause(claim: AnalysedClaim, sentence: string, analys
   if (claim.causes.length === 0) return false;
   const stated = causeStatements(sentence.toLowerCase());
   if (stated.length === 0) return false;
-  const termsOf = (text: string) => new Set(canonicalTerms(analyze(text, language), language));
   /** Terms weighed as the claim weighs them, for coverageOf. */
   const weighed = (terms: ReadonlySet<string>) => {
     const weights = new Map([...terms].map((term) => [term, claim.weights.get(term) ?? UNKNOWN_TERM_WEIGHT] as const));
@@ -205,9 +203,14 @@ export function namesAnotherCause(claim: AnalysedClaim, sentence: string, analys
   const everything = new Set(canonicalTerms(analysed, language));
   return claim.causes.some(({ effect, cause }) => {
     if (effect.size === 0 || cause.size === 0 || coverageOf(weighed(cause), everything) >= ANOTHER_CAUSE_HELD) return false;
-    return stated.some((theirs) => coverageOf(weighed(effect), termsOf(theirs.effect)) >= effectCoverage
-      && [...termsOf(theirs.cause)].some((term) => !claim.weights.has(term)));
+    return stated.some((theirs) => coverageOf(weighed(effect), termSet(theirs.effect, language)) >= effectCoverage
+      && [...termSet(theirs.cause, language)].some((term) => !claim.weights.has(term)));
   });
+}
+
+/** The analysed terms of a text, synonyms as one (synonyms.ts). */
+function termSet(text: string, language: string | null): Set<string> {
+  return new Set(canonicalTerms(analyze(text, language), language));
 }
 
 /** The share of the claim's cause a sentence may hold and still name another cause. */
@@ -249,12 +252,13 @@ export const FEATURES = [
  * claim's move, the negations before its terms. And how much of the claim the sentence's whole
  * source states (`sourceCoverage`, of every sentence of the source). `analysed`: the sentence's
  * analysed terms, when the caller has them; `previousAnalysed`: the previous sentence's, if any;
- * `cues`: the sentence's cues, when the caller has them; `next`: the next sentence of its
- * passage, which may answer a belief this one reports ("Many believe that… However, …").
+ * `cues`: the sentence's cues, when the caller has them; `reports`: the beliefs it reports, read
+ * with the next sentence of its passage, which may answer one ("Many believe that… However, …").
  */
 export function pairFeatures(
   claim: AnalysedClaim, sentence: string, language: string | null, sourceCoverage: number,
-  analysed = analyze(sentence, language), previousAnalysed: readonly string[] = [], cues = cuesOf(sentence), next = '',
+  analysed = analyze(sentence, language), previousAnalysed: readonly string[] = [], cues = cuesOf(sentence),
+  reports: Reports = reportsOf(lowered(sentence)),
 ): number[] {
   const terms = canonicalTerms(analysed, language);
   const previous = canonicalTerms(previousAnalysed, language);
@@ -271,7 +275,7 @@ export function pairFeatures(
   const sentenceNegated = cues.negations % 2;
   const directions = claim.cues.direction * cues.direction;
   const quantities = quantityMatch(claim.cues.quantities, cues.quantities);
-  const scopes = scopesOf(sentence, language, 'sentence', next);
+  const scopes = scopesOf(sentence, language, 'sentence', reports);
   const aligned = alignedDirection(claim.scopes, scopes);
   return [
     1,

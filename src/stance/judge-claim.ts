@@ -2,7 +2,7 @@ import { analyze } from '../text/analyze.js';
 import { sharedLanguage } from '../text/analysis-language.js';
 import { splitSentences } from '../text/passages.js';
 import { hammingDistance, simhashBands } from '../text/simhash.js';
-import { cuesOf, deniedBeliefs, onlyReports, reportsOf, restates, statesFigures } from './cues.js';
+import { cuesOf, deniedBeliefs, lowered, onlyReports, reportsOf, restates, statesFigures } from './cues.js';
 import { analyseClaim, contentCoverage, FEATURES, namesAnother, namesAnotherCause, pairFeatures, saysOpposite, sourceCoverage } from './features.js';
 import { checkModel, stanceProbabilities, type Stance } from './model.js';
 import { CONFIDENCE_CALIBRATION, STANCE_MODEL, VERDICT_THRESHOLDS } from './model-weights.js';
@@ -177,8 +177,12 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
     const scored = sentences.map(({ text, read, first, passage }, n) => {
       const terms = analysed[n]!;
       const cues = cuesOf(read);
+      // The beliefs it reports, read once for the features and the rules below, with the next
+      // sentence of its passage, which may answer one.
+      const lower = lowered(read);
       const next = sentences[n + 1]?.passage === passage ? sentences[n + 1]!.read : '';
-      const features = pairFeatures(claim, read, language, covered, terms, first ? [] : analysed[n - 1], cues, next);
+      const reports = reportsOf(lower, lowered(next));
+      const features = pairFeatures(claim, read, language, covered, terms, first ? [] : analysed[n - 1], cues, reports);
       const probabilities = stanceProbabilities(MODEL, features);
       // The rules below read a short sentence's cues as bearing on the claim; one that only
       // suggests it ("may help") asserts nothing they could settle, and the model decides.
@@ -188,8 +192,6 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
       const namesOther = unhedged && ((terms.length <= NAMES_ANOTHER_LENGTH * claim.weights.size
         && (namesAnother(claim, read, terms, language) || saysOpposite(claim, read, terms, language, RESTATEMENT_COVERAGE)))
         || namesAnotherCause(claim, read, terms, language, RESTATEMENT_COVERAGE));
-      const lower = read.toLowerCase();
-      const reports = reportsOf(lower, next.toLowerCase());
       const belief = deniedBeliefs(lower, reports).find((words) => contentCoverage(claim, analyze(words, language), language) >= RESTATEMENT_COVERAGE);
       if (asks(read) || (brief && cues.uncertain) || onlyReports(reports)) {
         // A question asserts nothing: a page's heading "Does coffee cause cancer?" restates the
