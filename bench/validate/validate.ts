@@ -22,6 +22,7 @@
  * (ood-claims.ts, bench/validate/ood/), reported apart, as `npm run bench:validate:ood` prints it.
  * Data: BENCH_DATA or ../shared/data.
  */
+import { appendFileSync } from 'node:fs';
 import http from 'node:http';
 import { TEST_KEY } from '../../test/helpers/service.js';
 import { startValidateBench } from './bench-service.js';
@@ -37,6 +38,8 @@ const SPLIT = process.argv.includes('--split') ? process.argv[process.argv.index
 const DATABASE_NAME = process.env.SEARCH_BENCH_DATABASE ?? 'sev_bench_search';
 const SERVER = process.env.DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/test';
 const CONCURRENCY = 4;
+// VALIDATE_DUMP=<file>: each answer appended as a JSON line (run, claim, gold and predicted labels, the answer), to read the errors of the split measured.
+const DUMP = process.env.VALIDATE_DUMP;
 
 const databaseUrl = REUSE
   ? urlOf(SERVER, DATABASE_NAME)
@@ -98,6 +101,7 @@ async function run(name: string, body: (claim: SciFactClaim) => Record<string, u
   for (const line of confusionLines(pairs)) console.log(line);
   console.log(`  evidence recall: ${found.length} of ${withEvidence.length} claims with gold evidence have a gold abstract among the evidence items (${(found.length / withEvidence.length).toFixed(3)})`);
   console.log(`  latency through the API: p50 ${percentile(latencies, 50).toFixed(0)} ms, p95 ${percentile(latencies, 95).toFixed(0)} ms`);
+  if (DUMP) appendFileSync(DUMP, results.map((r) => JSON.stringify({ run: name, id: r.claim.id, claim: r.claim.claim, gold: r.claim.label, predicted: answerLabel(r.answer), answer: r.answer.success ? r.answer.data : r.answer.error })).join('\n') + '\n');
   const verdicts = results.filter((r) => r.answer.success).map((r) => r.answer.data.validation_result as string);
   console.log(`  UNVERIFIED: ${verdicts.filter((v) => v === 'UNVERIFIED').length} of ${results.length}`);
   if (options?.confidence_threshold === 0) {
