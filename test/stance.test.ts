@@ -394,8 +394,23 @@ describe('stance', () => {
       expect(commonWording('High blood pressure', 'de')).to.equal('High blood pressure');
     });
 
-    it('reads the claim\'s own direction word in a sentence as answering that word only', () => {
+    it('reads the claim\'s own direction word in a sentence as answering that word only, in any inflection', () => {
       expect(judge('Vitamin B12 deficiency can cause anemia.', 'Vitamin B12 deficiency leads to anemia.')).to.equal('SUPPORT');
+      expect(judge('A deficiency of magnesium causes muscle cramps.', 'A deficiency of magnesium can cause muscle cramps and spasms.')).to.equal('SUPPORT');
+      expect(judge('Without predators, deer populations grow.', 'Without predators, deer populations grew rapidly.')).to.equal('SUPPORT');
+    });
+
+    it('reads a lack, an absence or a shortage of a thing as its deficiency, and the absence of a finding as a denial', () => {
+      expect(judge('Lack of vitamin D causes rickets.', 'Vitamin D deficiency is the commonest cause of rickets in children.')).to.equal('SUPPORT');
+      expect(judge('Mice lacking the leptin gene become severely obese.', 'Leptin-deficient mice eat excessively and develop severe obesity.')).to.equal('SUPPORT');
+      expect(judge('Iron deficiency raises hemoglobin levels.', 'A lack of iron lowers hemoglobin levels and causes anemia.')).to.equal('CONTRADICT');
+      expect(judge('Coffee drinking is linked to pancreatic cancer.', 'A large cohort study found a lack of association between coffee drinking and pancreatic cancer.'))
+        .to.equal('CONTRADICT');
+      expect(judge('Penguins lack feathers.', 'Penguins are covered in dense, short feathers that keep them warm.')).to.equal('CONTRADICT');
+      expect(commonWording('Lack of sleep; mice raised without gut bacteria; mice lacking Sirt1; a shortage of rain.', 'en'))
+        .to.equal('Deficiency of sleep; mice raised deficiency of gut bacteria; mice deficient in Sirt1; a deficiency of rain.');
+      expect(commonWording('A lack of any benefit; without side effects; without affecting survival; with or without surgery; evidence is lacking; they lack iron.', 'en'))
+        .to.equal('A lack of any benefit; without side effects; without affecting survival; with or without surgery; evidence is lacking; they lack iron.');
     });
 
     it('turns a direction word by a negation that reaches it through words of effect and significance', () => {

@@ -1,7 +1,19 @@
 import { analyze } from '../text/analyze.js';
+import { stemmerFor } from '../text/stemmers.js';
 import { functionWordsFor } from '../text/stop-words.js';
 import { ceasesAt, denies, givesNoDirection, directionOf, hedges, lowered, negates, reportsOf, wordsOf, type Reports } from './cues.js';
 import { canonicalTerms } from './synonyms.js';
+
+/** Direction words are English (cues.ts). */
+const STEM = stemmerFor('en')!;
+/** The direction words' irregular past forms, by their present's (the stemmer keeps "grew" and "grow" apart). */
+const IRREGULAR = new Map([['rose', 'rise'], ['risen', 'rise'], ['grew', 'grow'], ['grown', 'grow'], ['fell', 'fall'], ['fallen', 'fall'],
+  ['shrank', 'shrink'], ['shrunk', 'shrink'], ['lost', 'lose']]);
+
+/** A direction word as one word whatever its inflection. */
+function directionStem(word: string): string {
+  return STEM(IRREGULAR.get(word) ?? word);
+}
 
 /**
  * What the direction words and negations of a text bear on: the analysed terms near each. A
@@ -10,8 +22,8 @@ import { canonicalTerms } from './synonyms.js';
  * may point anywhere; the one beside the claim's own terms is the one that answers it.
  */
 export interface Scopes {
-  /** Each direction word (as written), its sign, turned by a negation just before it, and the terms within its reach. */
-  directed: { word: string; sign: number; terms: Set<string> }[];
+  /** Each direction word (its stem: "cause" and "causes" are one word), its sign, turned by a negation just before it, and the terms within its reach. */
+  directed: { stem: string; sign: number; terms: Set<string> }[];
   /** The terms within reach after a negation ("did not lower [blood pressure]"). */
   negated: Set<string>;
   /** The terms within reach after a hedge ("may lower [blood pressure]"). */
@@ -123,7 +135,7 @@ export function scopesOf(text: string, language: string | null, role: 'claim' | 
     let terms = new Set(termsOf(span));
     // A claim that ends on its direction word says it of what comes before: "vaccines are [safe]".
     if (role === 'claim' && terms.size === 0) terms = new Set(termsOf(words.slice(Math.max(0, i - OBJECT_WORDS), i)));
-    if (terms.size > 0) scopes.directed.push({ word, sign: turned ? -sign : sign, terms });
+    if (terms.size > 0) scopes.directed.push({ stem: directionStem(word), sign: turned ? -sign : sign, terms });
   });
   return scopes;
 }
@@ -136,14 +148,15 @@ export function scopesOf(text: string, language: string | null, role: 'claim' | 
  * claim's object answer (cross-validated, 0.553 against 0.542–0.546), and is simpler. A
  * sentence's direction word that is one of the claim's own answers that one only: in
  * "deficiency leads to anemia" against "deficiency can cause anemia", the sentence's
- * "deficiency" is the claim's, not an answer to its "cause".
+ * "deficiency" is the claim's, not an answer to its "cause"; inflections are one word ("causes"
+ * in the claim, "cause" in the sentence).
  */
 export function alignedDirection(claim: Scopes, sentence: Scopes): number {
-  const claimWords = new Set(claim.directed.map((c) => c.word));
+  const claimWords = new Set(claim.directed.map((c) => c.stem));
   let agree = false;
   for (const c of claim.directed) {
     for (const s of sentence.directed) {
-      if (s.word !== c.word && claimWords.has(s.word)) continue;
+      if (s.stem !== c.stem && claimWords.has(s.stem)) continue;
       if (![...c.terms].some((term) => s.terms.has(term))) continue;
       if (s.sign !== c.sign) return -1;
       agree = true;

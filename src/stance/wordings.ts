@@ -1,11 +1,12 @@
 /**
  * One wording for things English says in several: a plain name and its field's term ("heart
  * attack" and "myocardial infarction", "high blood pressure" and "hypertension", "CO2" and
- * "carbon dioxide"), and British and American spellings ("anaemia" and "anemia", "randomised"
- * and "randomized", which the stemmer keeps apart). A popular claim judged against a paper's
- * sentence often shares none of its key words with it otherwise, and reads as about something
- * else. The claim and every sentence are read in this wording (judge-claim.ts); the evidence
- * quoted keeps the source's own words.
+ * "carbon dioxide"), British and American spellings ("anaemia" and "anemia", "randomised" and
+ * "randomized", which the stemmer keeps apart), and a thing's absence ("lack of iodine" and
+ * "iodine deficiency"). A popular claim judged against a paper's sentence often shares none of
+ * its key words with it otherwise, and reads as about something else. The claim and every
+ * sentence are read in this wording (judge-claim.ts); the evidence quoted keeps the source's own
+ * words.
  *
  * Synonyms of one word each are synonyms.ts's; these are phrases, or words whose stems differ,
  * rewritten in the text before it is read, so that every reading (terms, names, direction words:
@@ -130,8 +131,32 @@ function respell(word: string): string {
   return word;
 }
 
+/**
+ * A thing's absence named as a condition, in the one form "deficiency": "lack of iodine",
+ * "absence of predators", "a shortage of rainfall", "raised without gut bacteria" and "mice
+ * lacking leptin" say what "iodine deficiency" and "leptin-deficient mice" say. Read as written,
+ * the first were negations and the second a direction word, so "Lack of vitamin D causes rickets"
+ * contradicted "Vitamin D deficiency causes rickets". Left as written, and read as negations: the
+ * absence of a finding ("a lack of association", "without side effects", "an absence of any
+ * benefit"), which denies it; of an action ("without affecting survival"); the verb ("penguins
+ * lack feathers"); "is lacking"; and "with or without".
+ */
+const ABSENCE = /(?<![\p{L}\p{N}-])(?:lack|absence|shortage)\s+of(?=((?:\s+[\p{L}\p{N}'’-]+){1,3}))/giu;
+const WITHOUT = /(?<![\p{L}\p{N}-])(?<!\bwith\s+or\s+)without(?=((?:\s+[\p{L}\p{N}'’-]+){1,3}))/giu;
+const LACKING = /(?<![\p{L}\p{N}-])(?<!(?:^|[^\p{L}])(?:is|are|was|were|be|been|being|remains?|remained|still|not)\s+)lacking(?=\s+[\p{L}\p{N}])/giu;
+/** What a study finds or a reader is given (within three words of the absence): its absence denies it. */
+const FINDINGS = /^(?:evidence|data|proof|support|associations?|effects?|efficacy|effectiveness|benefits?|correlations?|links?|relationships?|differences?|changes?|improvements?|response|significance|consensus|agreement|impact|influence|information|knowledge|studies|research|trials?)$/iu;
+
+/** "deficiency of" for an absence named as a condition, given the three words after it; else the absence as written. */
+function absence(match: string, following: string): string {
+  const words = following.trim().split(/\s+/);
+  if (words.some((word) => FINDINGS.test(word)) || /ing$/iu.test(words[0]!)) return match;
+  return /^\p{Lu}/u.test(match) ? 'Deficiency of' : 'deficiency of';
+}
+
 /** `text` in one wording for the things it names (English; another language's text is returned as it is). */
 export function commonWording(text: string, language: string | null): string {
   if (language !== null && language !== 'en') return text;
-  return text.replace(ABBREVIATIONS, replacePhrase).replace(PHRASES, replacePhrase).replace(RESPELLABLE, respell);
+  return text.replace(ABBREVIATIONS, replacePhrase).replace(PHRASES, replacePhrase).replace(RESPELLABLE, respell)
+    .replace(ABSENCE, absence).replace(WITHOUT, absence).replace(LACKING, (match) => (/^\p{Lu}/u.test(match) ? 'Deficient in' : 'deficient in'));
 }
