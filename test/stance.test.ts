@@ -10,6 +10,7 @@ import { CONFIDENCE_CALIBRATION, STANCE_MODEL, VERDICT_THRESHOLDS } from '../src
 import { calibrated, claimVerdict } from '../src/stance/verdict.js';
 import { discounted, judgeClaim, RANK_DISCOUNT, VERDICT_SOURCES } from '../src/stance/judge-claim.js';
 import { canonicalTerms } from '../src/stance/synonyms.js';
+import { namesHarm } from '../src/stance/valence.js';
 import { commonWording } from '../src/stance/wordings.js';
 import { isPrimarySource } from '../src/validate/primary.js';
 import { authorityScore } from '../src/validate/authority.js';
@@ -398,6 +399,22 @@ describe('stance', () => {
       expect(judge('Vitamin B12 deficiency can cause anemia.', 'Vitamin B12 deficiency leads to anemia.')).to.equal('SUPPORT');
       expect(judge('A deficiency of magnesium causes muscle cramps.', 'A deficiency of magnesium can cause muscle cramps and spasms.')).to.equal('SUPPORT');
       expect(judge('Without predators, deer populations grow.', 'Without predators, deer populations grew rapidly.')).to.equal('SUPPORT');
+    });
+
+    it('reads less of a harm as better and more of it as worse, where one side speaks of worth and the other of amount', () => {
+      const exercise = 'In the trial, supervised exercise led to a marked reduction in depressive symptoms compared with usual care.';
+      expect(judge('Exercise improves depression.', exercise)).to.equal('SUPPORT');
+      expect(judge('Exercise worsens depression.', exercise)).to.equal('CONTRADICT');
+      const dexamethasone = 'Dexamethasone reduced 28-day mortality among patients with Covid-19 who were receiving mechanical ventilation.';
+      expect(judge('Dexamethasone improves survival in severe COVID-19.', dexamethasone)).to.equal('SUPPORT');
+      expect(judge('Dexamethasone harms patients with severe COVID-19.', dexamethasone)).to.equal('CONTRADICT');
+      // Amount against amount, and worth against something that is no harm, read as before.
+      expect(judge('Meditation increases anxiety.', 'Mindfulness meditation programs produced a moderate reduction in anxiety in randomized trials.')).to.equal('CONTRADICT');
+      expect(namesHarm(new Set(['depress', 'symptom']))).to.equal(true);
+      expect(namesHarm(new Set(['liver', 'cirrhosi']))).to.equal(true);
+      expect(namesHarm(new Set(['liver', 'diagnosi']))).to.equal(false);
+      expect(namesHarm(new Set(['arthriti', 'insulin']))).to.equal(true);
+      expect(namesHarm(new Set(['insulin', 'secret', '19']))).to.equal(false);
     });
 
     it('reads a lack, an absence or a shortage of a thing as its deficiency, and the absence of a finding as a denial', () => {

@@ -3,6 +3,7 @@ import { stemmerFor } from '../text/stemmers.js';
 import { functionWordsFor } from '../text/stop-words.js';
 import { ceasesAt, denies, givesNoDirection, directionOf, hedges, lowered, negates, reportsOf, wordsOf, type Reports } from './cues.js';
 import { canonicalTerms } from './synonyms.js';
+import { namesHarm, ofWorth } from './valence.js';
 
 /** Direction words are English (cues.ts). */
 const STEM = stemmerFor('en')!;
@@ -22,8 +23,12 @@ function directionStem(word: string): string {
  * may point anywhere; the one beside the claim's own terms is the one that answers it.
  */
 export interface Scopes {
-  /** Each direction word (its stem: "cause" and "causes" are one word), its sign, turned by a negation just before it, and the terms within its reach. */
-  directed: { stem: string; sign: number; terms: Set<string> }[];
+  /**
+   * Each direction word (its stem: "cause" and "causes" are one word), its sign, turned by a
+   * negation just before it, and the terms within its reach; whether it is a word of worth
+   * ("improves") rather than amount ("reduces"), and whether those terms name a harm (valence.ts).
+   */
+  directed: { stem: string; sign: number; terms: Set<string>; worth: boolean; harm: boolean }[];
   /** The terms within reach after a negation ("did not lower [blood pressure]"). */
   negated: Set<string>;
   /** The terms within reach after a hedge ("may lower [blood pressure]"). */
@@ -135,7 +140,7 @@ export function scopesOf(text: string, language: string | null, role: 'claim' | 
     let terms = new Set(termsOf(span));
     // A claim that ends on its direction word says it of what comes before: "vaccines are [safe]".
     if (role === 'claim' && terms.size === 0) terms = new Set(termsOf(words.slice(Math.max(0, i - OBJECT_WORDS), i)));
-    if (terms.size > 0) scopes.directed.push({ stem: directionStem(word), sign: turned ? -sign : sign, terms });
+    if (terms.size > 0) scopes.directed.push({ stem: directionStem(word), sign: turned ? -sign : sign, terms, worth: ofWorth(word), harm: namesHarm(terms) });
   });
   return scopes;
 }
@@ -158,11 +163,19 @@ export function alignedDirection(claim: Scopes, sentence: Scopes): number {
     for (const s of sentence.directed) {
       if (s.stem !== c.stem && claimWords.has(s.stem)) continue;
       if (![...c.terms].some((term) => s.terms.has(term))) continue;
-      if (s.sign !== c.sign) return -1;
+      if (worthOf(s, c) !== worthOf(c, s)) return -1;
       agree = true;
     }
   }
   return agree ? 1 : 0;
+}
+
+/**
+ * A direction word's sign as compared with another's: as it stands, unless one is of worth and the
+ * other of amount, when less of a harm is better ("reduces depressive symptoms" improves depression).
+ */
+function worthOf(direction: Scopes['directed'][number], other: Scopes['directed'][number]): number {
+  return direction.worth !== other.worth && !direction.worth && direction.harm ? -direction.sign : direction.sign;
 }
 
 /** Whether a negation of the text bears on one of `terms`. */

@@ -273,10 +273,12 @@ export function pairFeatures(
   }
   const claimNegated = claim.cues.negations % 2;
   const sentenceNegated = cues.negations % 2;
-  const directions = claim.cues.direction * cues.direction;
   const quantities = quantityMatch(claim.cues.quantities, cues.quantities);
   const scopes = scopesOf(sentence, language, 'sentence', reports);
   const aligned = alignedDirection(claim.scopes, scopes);
+  const claimWay = asWorth(claim.cues, claim.scopes, scopes);
+  const sentenceWay = asWorth(cues, scopes, claim.scopes);
+  const directions = claimWay.direction * sentenceWay.direction;
   return [
     1,
     coverage,
@@ -285,7 +287,7 @@ export function pairFeatures(
     claimNegated !== sentenceNegated ? coverage : 0,
     directions < 0 ? coverage : 0,
     directions > 0 ? coverage : 0,
-    polarity(claim.cues) !== polarity(cues) ? coverage : 0,
+    polarity(claimWay) !== polarity(sentenceWay) ? coverage : 0,
     quantities === 'conflict' ? coverage : 0,
     quantities === 'agree' ? 1 : 0,
     cues.hedged ? 1 : 0,
@@ -293,7 +295,7 @@ export function pairFeatures(
     claimNegated,
     added,
     directions < 0 ? added : 0,
-    polarity(claim.cues) !== polarity(cues) ? added : 0,
+    polarity(claimWay) !== polarity(sentenceWay) ? added : 0,
     aligned < 0 ? coverage : 0,
     aligned > 0 ? coverage : 0,
     negatesAny(scopes, claim.content.weights) !== (claimNegated === 1) ? coverage : 0,
@@ -305,6 +307,17 @@ export function pairFeatures(
     claim.cues.hedged ? 1 : 0,
     sourceCoverage,
   ];
+}
+
+/**
+ * A text's cues with their summed direction read as worth (valence.ts) when the other text speaks
+ * of worth ("improves depression") and this one of amount only, every direction word of it said of
+ * a harm ("a reduction in depressive symptoms"): less of a harm is better, so the direction turns.
+ */
+function asWorth(cues: Cues, own: Scopes, other: Scopes): Cues {
+  const speaksOfWorth = (scopes: Scopes) => scopes.directed.some((d) => d.worth);
+  if (own.directed.length === 0 || speaksOfWorth(own) || !speaksOfWorth(other) || !own.directed.every((d) => d.harm)) return cues;
+  return { ...cues, direction: -cues.direction };
 }
 
 /**
