@@ -381,6 +381,19 @@ describe('stance', () => {
       expect(causeStatements('the cause of the fire is unknown.')).to.deep.equal([]);
     });
 
+    it('takes no support from a sentence that says what causes the claim\'s cause rather than what it causes', () => {
+      const claim = 'The ozone hole is the main cause of global warming.';
+      expect(causeStatements('the ozone hole is the main cause of global warming.')).to.deep.equal([{ effect: 'global warming', cause: 'the ozone hole' }]);
+      const sources = [
+        { passages: ['The ozone hole over Antarctica was caused mainly by chlorofluorocarbons.'] },
+        { passages: ['Global warming is caused mainly by rising concentrations of greenhouse gases such as carbon dioxide, not by the ozone hole.'] },
+      ];
+      const judged = judgeClaim({ claim, language: 'en', termWeights: {}, sources, rankings: [null, null] });
+      expect(judged.sources[0]!.stance).to.not.equal('supports');
+      expect(judged.verdict).to.equal('CONTRADICT');
+      expect(judge('Chlorofluorocarbons caused the ozone hole.', 'The ozone hole over Antarctica was caused mainly by chlorofluorocarbons.')).to.equal('SUPPORT');
+    });
+
     it('reads a plain word and its field\'s term, or a British and an American spelling, as one', () => {
       const aspirin = 'Daily low-dose acetylsalicylic acid reduced the incidence of myocardial infarction by 44 percent among male physicians.';
       expect(judge('Aspirin lowers the risk of heart attack.', aspirin)).to.equal('SUPPORT');

@@ -208,6 +208,26 @@ export function namesAnotherCause(claim: AnalysedClaim, sentence: string, analys
   });
 }
 
+/**
+ * Whether a sentence says what causes the claim's cause rather than what that cause does ("The
+ * ozone hole over Antarctica was caused mainly by chlorofluorocarbons" against "The ozone hole
+ * is the main cause of global warming"): its cause statement's effect holds the claim's cause
+ * (`held` of it, by the claim's weights) and its cause holds too little of the claim's effect.
+ * The words are the claim's, the roles the other way round: it supports nothing the claim says.
+ */
+export function answersAnotherCause(claim: AnalysedClaim, sentence: string, language: string | null, held: number): boolean {
+  if (claim.causes.length === 0) return false;
+  const stated = causeStatements(sentence.toLowerCase());
+  if (stated.length === 0) return false;
+  const weighed = (terms: ReadonlySet<string>) => {
+    const weights = new Map([...terms].map((term) => [term, claim.weights.get(term) ?? UNKNOWN_TERM_WEIGHT] as const));
+    return { weights, total: sum(weights) };
+  };
+  return claim.causes.some(({ effect, cause }) => effect.size > 0 && cause.size > 0 && stated.some((theirs) =>
+    coverageOf(weighed(cause), termSet(theirs.effect, language)) >= held
+    && coverageOf(weighed(effect), termSet(theirs.cause, language)) < ANOTHER_CAUSE_HELD));
+}
+
 /** The analysed terms of a text, synonyms as one (synonyms.ts). */
 function termSet(text: string, language: string | null): Set<string> {
   return new Set(canonicalTerms(analyze(text, language), language));

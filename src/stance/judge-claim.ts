@@ -3,7 +3,7 @@ import { sharedLanguage } from '../text/analysis-language.js';
 import { splitSentences } from '../text/passages.js';
 import { hammingDistance, simhashBands } from '../text/simhash.js';
 import { cuesOf, deniedBeliefs, lowered, onlyReports, reportsOf, restates, statesFigures } from './cues.js';
-import { analyseClaim, contentCoverage, FEATURES, namesAnother, namesAnotherCause, pairFeatures, saysOpposite, sourceCoverage } from './features.js';
+import { analyseClaim, answersAnotherCause, contentCoverage, FEATURES, namesAnother, namesAnotherCause, pairFeatures, saysOpposite, sourceCoverage } from './features.js';
 import { checkModel, stanceProbabilities, type Stance } from './model.js';
 import { CONFIDENCE_CALIBRATION, STANCE_MODEL, VERDICT_THRESHOLDS } from './model-weights.js';
 import { calibrated, claimVerdict, HEDGED_WEIGHT, type ClaimVerdict } from './verdict.js';
@@ -226,6 +226,11 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
         [probabilities[0], probabilities[1]] = [0, probabilities[0]! + probabilities[1]!];
       } else if (features[NUMBER_CONFLICT]! >= QUANTITY_CONFLICT_COVERAGE && probabilities[0]! > probabilities[1]!) {
         [probabilities[0], probabilities[1]] = [probabilities[1]!, probabilities[0]!];
+      }
+      // What causes the claim's cause is no word on what that cause does: its support goes to neutral.
+      if (answersAnotherCause(claim, read, language, RESTATEMENT_COVERAGE)) {
+        probabilities[2]! += probabilities[0]!;
+        probabilities[0] = 0;
       }
       // A statistical claim stands on its figures: a sentence about it that does not state them
       // confirms nothing, so its support goes to neutral.
