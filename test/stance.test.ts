@@ -466,6 +466,14 @@ describe('stance', () => {
         .to.equal('SUPPORT');
     });
 
+    it('reads "above" and "below" a level as up and down, and said of anything else as no direction', () => {
+      expect(judge('The year 2016 was cooler than the average of the twentieth century.',
+        'In 2016 the global average surface temperature was about 0.9 degrees Celsius above the twentieth-century average.')).to.equal('CONTRADICT');
+      expect(cuesOf('rainfall was below average').direction).to.equal(-1);
+      expect(cuesOf('patients above 50 years of age').direction).to.equal(0);
+      expect(cuesOf('as described above, the samples were frozen').direction).to.equal(0);
+    });
+
     it('reads a trend said to have stopped against one said to go on', () => {
       expect(judge('Global temperatures stopped rising after 1998.', 'Global temperatures have continued to rise since 1998.')).to.equal('CONTRADICT');
       expect(judge('The population stopped growing in 2010.', 'The population has continued to grow since 2010.')).to.equal('CONTRADICT');

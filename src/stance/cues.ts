@@ -55,6 +55,8 @@ const UP = [
   'bigger', 'thicker', 'wider', 'deeper', 'costlier', 'soar', 'soars', 'soared', 'surge', 'surges', 'surged',
   // Multiplying verbs, not the adjectives ("double-blind", "triple therapy").
   'doubles', 'doubled', 'doubling', 'triples', 'tripled', 'tripling', 'quadrupled',
+  // Against a level only (givesNoDirection): "above the twentieth-century average".
+  'above',
 ];
 const DOWN = [
   'decrease', 'decreases', 'decreased', 'decreasing', 'reduce', 'reduces', 'reduced', 'reducing', 'reduction', 'lower',
@@ -74,6 +76,8 @@ const DOWN = [
   'shrink', 'shrinks', 'shrank', 'shrunk', 'shrinking', 'cure', 'cures', 'cured',
   'thinner', 'narrower', 'shallower', 'cheaper', 'lighter', 'cut', 'cuts', 'slash', 'slashes', 'slashed', 'hurt', 'hurts',
   'plunge', 'plunges', 'plunged', 'plummet', 'plummets', 'plummeted', 'halved', 'halving',
+  // Against a level only (givesNoDirection): "below average", as "above" is up.
+  'below',
 ];
 for (const word of UP) DIRECTIONS.set(word, 1);
 for (const word of DOWN) DIRECTIONS.set(word, -1);
@@ -129,6 +133,13 @@ const DEGREES = new Set(['more', 'less', 'fewer', 'greater', 'most', 'least']);
  */
 const BOUNDED = /^(?:\d|half$|twice$|double$|triple$|a$|an$|one$|two$|three$|four$|five$|six$|seven$|eight$|nine$|ten$|dozen$|hundred$|thousand$|million$)/;
 
+/** Prepositions that point up or down against a level only ("above average"), not in space or text ("the layer above", "see below", "above 50 years"). */
+const AGAINST_LEVEL = new Set(['above', 'below']);
+/** A level a quantity is said to be above or below, within LEVEL_REACH words after the preposition. */
+const LEVELS = new Set(['average', 'averages', 'normal', 'mean', 'median', 'baseline', 'level', 'levels', 'expected', 'expectations',
+  'threshold', 'target', 'targets', 'norm', 'trend', 'pre-industrial', 'preindustrial', 'forecast', 'forecasts']);
+const LEVEL_REACH = 4;
+
 /** Words that say how well an effect is had, not which way it goes, before "in" or "at" and the effect: "effective in preventing". */
 const EFFICACIES = new Set(['effective', 'efficacious']);
 
@@ -137,9 +148,11 @@ const EFFICACIES = new Set(['effective', 'efficacious']);
  * degree word right after a direction word (which then counts alone), or one that bounds a
  * quantity ("by more than 99 percent", "fewer than ten", "four or more cups a day"), which says
  * how much, not which way; or "effective" said of the effect after it ("effective in
- * [preventing] pertussis" prevents it, and points no way of its own against "prevented").
+ * [preventing] pertussis" prevents it, and points no way of its own against "prevented"); or
+ * "above" and "below" said of anything but a level ("above average" is up, "above 50 years" no way).
  */
 export function givesNoDirection(words: readonly string[], i: number): boolean {
+  if (AGAINST_LEVEL.has(words[i]!)) return !words.slice(i + 1, i + 1 + LEVEL_REACH).some((word) => LEVELS.has(word));
   if (EFFICACIES.has(words[i]!)) return (words[i + 1] === 'in' || words[i + 1] === 'at') && signOf(words[i + 2] ?? '') !== undefined;
   if (!DEGREES.has(words[i]!)) return false;
   return (i > 0 && signOf(words[i - 1]!) !== undefined) || (words[i + 1] === 'than' && BOUNDED.test(words[i + 2] ?? ''))
