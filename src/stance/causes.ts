@@ -1,9 +1,9 @@
 /**
  * What a text says causes what: "Y is (mainly) caused by X", "Y is driven by X", "X causes Y",
- * "the main cause of Y is X", "X is the main cause of Y". Encyclopedia sentences answer claims about causes this way ("Most
- * stomach ulcers are caused by infection with Helicobacter pylori"), and a claim that names
- * another cause ("…are caused by stress") differs from them only in a common noun, where no
- * negation, direction or name tells them apart. English only.
+ * "the main cause of Y is X", "X is the main cause of Y". Encyclopedia sentences answer claims
+ * about causes this way ("Most stomach ulcers are caused by infection with Helicobacter
+ * pylori"), and a claim that names another cause ("…are caused by stress") differs from them
+ * only in a common noun, where no negation, direction or name tells them apart. English only.
  */
 export interface CauseStatement {
   /** The words naming what is caused, from its clause's start. */

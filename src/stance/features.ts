@@ -195,15 +195,10 @@ export function namesAnotherCause(claim: AnalysedClaim, sentence: string, analys
   if (claim.causes.length === 0) return false;
   const stated = causeStatements(sentence.toLowerCase());
   if (stated.length === 0) return false;
-  /** Terms weighed as the claim weighs them, for coverageOf. */
-  const weighed = (terms: ReadonlySet<string>) => {
-    const weights = new Map([...terms].map((term) => [term, claim.weights.get(term) ?? UNKNOWN_TERM_WEIGHT] as const));
-    return { weights, total: sum(weights) };
-  };
   const everything = new Set(canonicalTerms(analysed, language));
   return claim.causes.some(({ effect, cause }) => {
-    if (effect.size === 0 || cause.size === 0 || coverageOf(weighed(cause), everything) >= ANOTHER_CAUSE_HELD) return false;
-    return stated.some((theirs) => coverageOf(weighed(effect), termSet(theirs.effect, language)) >= effectCoverage
+    if (effect.size === 0 || cause.size === 0 || coverageOf(weighedAs(claim, cause), everything) >= ANOTHER_CAUSE_HELD) return false;
+    return stated.some((theirs) => coverageOf(weighedAs(claim, effect), termSet(theirs.effect, language)) >= effectCoverage
       && [...termSet(theirs.cause, language)].some((term) => !claim.weights.has(term)));
   });
 }
@@ -219,13 +214,15 @@ export function answersAnotherCause(claim: AnalysedClaim, sentence: string, lang
   if (claim.causes.length === 0) return false;
   const stated = causeStatements(sentence.toLowerCase());
   if (stated.length === 0) return false;
-  const weighed = (terms: ReadonlySet<string>) => {
-    const weights = new Map([...terms].map((term) => [term, claim.weights.get(term) ?? UNKNOWN_TERM_WEIGHT] as const));
-    return { weights, total: sum(weights) };
-  };
   return claim.causes.some(({ effect, cause }) => effect.size > 0 && cause.size > 0 && stated.some((theirs) =>
-    coverageOf(weighed(cause), termSet(theirs.effect, language)) >= held
-    && coverageOf(weighed(effect), termSet(theirs.cause, language)) < ANOTHER_CAUSE_HELD));
+    coverageOf(weighedAs(claim, cause), termSet(theirs.effect, language)) >= held
+    && coverageOf(weighedAs(claim, effect), termSet(theirs.cause, language)) < ANOTHER_CAUSE_HELD));
+}
+
+/** Terms weighed as the claim weighs them, for coverageOf. */
+function weighedAs(claim: AnalysedClaim, terms: ReadonlySet<string>): { weights: Map<string, number>; total: number } {
+  const weights = new Map([...terms].map((term) => [term, claim.weights.get(term) ?? UNKNOWN_TERM_WEIGHT] as const));
+  return { weights, total: sum(weights) };
 }
 
 /** The analysed terms of a text, synonyms as one (synonyms.ts). */

@@ -14,10 +14,10 @@ import { canonicalTerms } from './synonyms.js';
 
 /** Direction words of worth, with their inflections: better or worse for whoever has it, whatever it is said of. */
 const WORTH = new Set([
-  'improve', 'improves', 'improved', 'improving', 'improvement', 'improvements', 'better', 'beneficial', 'benefit', 'benefits',
-  'benefited', 'worsen', 'worsens', 'worsened', 'worsening', 'worse', 'harm', 'harms', 'harmed', 'harmful', 'damage', 'damages',
-  'damaged', 'damaging', 'impair', 'impairs', 'impaired', 'impairing', 'impairment', 'detrimental', 'poor', 'poorer', 'poorly',
-  'hurt', 'hurts', 'unsafe', 'dangerous', 'toxic',
+  'improve', 'improves', 'improved', 'improving', 'improvements', 'better', 'beneficial', 'benefit', 'benefits', 'benefited',
+  'worsen', 'worsens', 'worsened', 'worsening', 'worse', 'harm', 'harms', 'harmed', 'harmful', 'damage', 'damages', 'damaged',
+  'damaging', 'impair', 'impairs', 'impaired', 'impairing', 'impairments', 'detrimental', 'poor', 'poorly', 'hurt', 'hurts',
+  'unsafe', 'dangerous', 'toxic',
 ]);
 
 /** Whether a direction word is one of worth rather than amount. */
