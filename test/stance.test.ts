@@ -421,6 +421,10 @@ describe('stance', () => {
       const dexamethasone = 'Dexamethasone reduced 28-day mortality among patients with Covid-19 who were receiving mechanical ventilation.';
       expect(judge('Dexamethasone improves survival in severe COVID-19.', dexamethasone)).to.equal('SUPPORT');
       expect(judge('Dexamethasone harms patients with severe COVID-19.', dexamethasone)).to.equal('CONTRADICT');
+      // Most of a sentence's direction words said of harms decide its way; a smoker is one who smokes.
+      const smokers = 'Smokers with asthma had more frequent exacerbations and more severe symptoms than non-smokers.';
+      expect(judge('Smoking worsens asthma.', smokers)).to.equal('SUPPORT');
+      expect(judge('Smoking improves asthma control.', smokers)).to.equal('CONTRADICT');
       // Amount against amount, and worth against something that is no harm, read as before.
       expect(judge('Meditation increases anxiety.', 'Mindfulness meditation programs produced a moderate reduction in anxiety in randomized trials.')).to.equal('CONTRADICT');
       expect(namesHarm(new Set(['depress', 'symptom']))).to.equal(true);

@@ -328,13 +328,15 @@ export function pairFeatures(
 
 /**
  * A text's cues with their summed direction read as worth (valence.ts) when the other text speaks
- * of worth ("improves depression") and this one of amount only, every direction word of it said of
- * a harm ("a reduction in depressive symptoms"): less of a harm is better, so the direction turns.
+ * of worth ("improves depression") and this one of amount only, most of its direction words said
+ * of a harm ("a reduction in depressive symptoms"; "more frequent exacerbations and more severe
+ * symptoms"): less of a harm is better, so the direction turns.
  */
 function asWorth(cues: Cues, own: Scopes, other: Scopes): Cues {
   const speaksOfWorth = (scopes: Scopes) => scopes.directed.some((d) => d.worth);
-  if (own.directed.length === 0 || speaksOfWorth(own) || !speaksOfWorth(other) || !own.directed.every((d) => d.harm)) return cues;
-  return { ...cues, direction: -cues.direction };
+  if (speaksOfWorth(own) || !speaksOfWorth(other)) return cues;
+  const harms = own.directed.filter((d) => d.harm).length;
+  return harms > own.directed.length - harms ? { ...cues, direction: -cues.direction } : cues;
 }
 
 /**

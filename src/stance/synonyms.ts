@@ -77,6 +77,15 @@ const SETS: readonly (readonly string[])[] = [
   ['rare', 'uncommon'],
   ['main', 'principal'],
   ['link', 'associate', 'association', 'relate', 'correlate'],
+  // Who does a thing, by the thing done: "Smokers had more exacerbations" speaks of smoking (the
+  // stemmer keeps "smoker" and "smoke" apart).
+  ['smoke', 'smoker'],
+  ['drink', 'drinker'],
+  ['use', 'user'],
+  ['eat', 'eater'],
+  ['run', 'runner'],
+  ['sleep', 'sleeper'],
+  ['vape', 'vaper'],
 ];
 
 const byLanguage = new Map<string, ReadonlyMap<string, string>>();
