@@ -1,6 +1,6 @@
 import { analyze, analyzeQuery } from '../text/analyze.js';
 import { functionWordsFor } from '../text/stop-words.js';
-import { causeStatements } from './causes.js';
+import { causeStatements, type CauseStatement } from './causes.js';
 import { alignedDirection, hedgesAny, negatesAny, scopesOf, type Scopes } from './cue-scopes.js';
 import { cuesOf, lowered, polarity, quantityMatch, reportsOf, type Cues, type Reports } from './cues.js';
 import { replacedByOpposite, replacedIdentifiers } from './opposites.js';
@@ -188,13 +188,11 @@ export function saysOpposite(claim: AnalysedClaim, sentence: string, analysed: r
  * stomach ulcers are caused by infection with Helicobacter pylori" against "…are caused by
  * stress"): a cause statement whose effect holds at least `effectCoverage` of the claim's
  * effect (by the claim's weights), in a sentence that holds less than half of the claim's cause,
- * and whose cause names something the claim does not. `analysed`: the sentence's analysed terms.
+ * and whose cause names something the claim does not. `stated`: the sentence's cause statements
+ * (causes.ts, read once by the caller); `analysed`: its analysed terms.
  */
-export function namesAnotherCause(claim: AnalysedClaim, sentence: string, analysed: readonly string[], language: string | null, effectCoverage: number): boolean {
-  // Most claims state no cause: their sentences are not read again.
-  if (claim.causes.length === 0) return false;
-  const stated = causeStatements(sentence.toLowerCase());
-  if (stated.length === 0) return false;
+export function namesAnotherCause(claim: AnalysedClaim, stated: readonly CauseStatement[], analysed: readonly string[], language: string | null, effectCoverage: number): boolean {
+  if (claim.causes.length === 0 || stated.length === 0) return false;
   const everything = new Set(canonicalTerms(analysed, language));
   return claim.causes.some(({ effect, cause }) => {
     if (effect.size === 0 || cause.size === 0 || coverageOf(weighedAs(claim, cause), everything) >= ANOTHER_CAUSE_HELD) return false;
@@ -209,11 +207,10 @@ export function namesAnotherCause(claim: AnalysedClaim, sentence: string, analys
  * is the main cause of global warming"): its cause statement's effect holds the claim's cause
  * (`held` of it, by the claim's weights) and its cause holds too little of the claim's effect.
  * The words are the claim's, the roles the other way round: it supports nothing the claim says.
+ * `stated`: the sentence's cause statements, as namesAnotherCause takes them.
  */
-export function answersAnotherCause(claim: AnalysedClaim, sentence: string, language: string | null, held: number): boolean {
-  if (claim.causes.length === 0) return false;
-  const stated = causeStatements(sentence.toLowerCase());
-  if (stated.length === 0) return false;
+export function answersAnotherCause(claim: AnalysedClaim, stated: readonly CauseStatement[], language: string | null, held: number): boolean {
+  if (claim.causes.length === 0 || stated.length === 0) return false;
   return claim.causes.some(({ effect, cause }) => effect.size > 0 && cause.size > 0 && stated.some((theirs) =>
     coverageOf(weighedAs(claim, cause), termSet(theirs.effect, language)) >= held
     && coverageOf(weighedAs(claim, effect), termSet(theirs.cause, language)) < ANOTHER_CAUSE_HELD));

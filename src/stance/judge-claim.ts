@@ -2,6 +2,7 @@ import { analyze } from '../text/analyze.js';
 import { sharedLanguage } from '../text/analysis-language.js';
 import { splitSentences } from '../text/passages.js';
 import { hammingDistance, simhashBands } from '../text/simhash.js';
+import { causeStatements } from './causes.js';
 import { cuesOf, deniedBeliefs, lowered, onlyReports, reportsOf, restates, statesFigures } from './cues.js';
 import { analyseClaim, answersAnotherCause, contentCoverage, FEATURES, namesAnother, namesAnotherCause, pairFeatures, saysOpposite, sourceCoverage } from './features.js';
 import { checkModel, stanceProbabilities, type Stance } from './model.js';
@@ -189,9 +190,11 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
       const brief = terms.length <= RESTATEMENT_LENGTH * claim.weights.size;
       const short = brief && features[HEDGE_BESIDE] === 0;
       const unhedged = features[HEDGE_BESIDE] === 0 && !cues.uncertain;
+      // Its cause statements, read once for the two rules on causes (most claims state none).
+      const causes = claim.causes.length > 0 ? causeStatements(read.toLowerCase()) : [];
       const namesOther = unhedged && ((terms.length <= NAMES_ANOTHER_LENGTH * claim.weights.size
         && (namesAnother(claim, read, terms, language) || saysOpposite(claim, read, terms, language, RESTATEMENT_COVERAGE)))
-        || namesAnotherCause(claim, read, terms, language, RESTATEMENT_COVERAGE));
+        || namesAnotherCause(claim, causes, terms, language, RESTATEMENT_COVERAGE));
       const belief = deniedBeliefs(lower, reports).find((words) => contentCoverage(claim, analyze(words, language), language) >= RESTATEMENT_COVERAGE);
       if (asks(read) || (brief && cues.uncertain) || onlyReports(reports)) {
         // A question asserts nothing: a page's heading "Does coffee cause cancer?" restates the
@@ -228,7 +231,7 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
         [probabilities[0], probabilities[1]] = [probabilities[1]!, probabilities[0]!];
       }
       // What causes the claim's cause is no word on what that cause does: its support goes to neutral.
-      if (answersAnotherCause(claim, read, language, RESTATEMENT_COVERAGE)) {
+      if (answersAnotherCause(claim, causes, language, RESTATEMENT_COVERAGE)) {
         probabilities[2]! += probabilities[0]!;
         probabilities[0] = 0;
       }
@@ -263,8 +266,8 @@ export function judgeClaim(input: JudgeClaimInput): JudgeClaimOutput {
   return {
     verdict: claimVerdict(probabilities, VERDICT_THRESHOLDS),
     // The claim's confidence reads its sources' best sentences as the verdict weighs them.
-    support: calibrated(Math.max(0, ...decisive.map((i) => worth(judged[i]!.scored, 0) * weight.get(i)!)), CONFIDENCE_CALIBRATION.support),
-    contradiction: calibrated(Math.max(0, ...decisive.map((i) => worth(judged[i]!.scored, 1) * weight.get(i)!)), CONFIDENCE_CALIBRATION.contradiction),
+    support: calibrated(Math.max(0, ...decisive.map((i) => worth(best(judged[i]!.scored, 0), 0) * weight.get(i)!)), CONFIDENCE_CALIBRATION.support),
+    contradiction: calibrated(Math.max(0, ...decisive.map((i) => worth(best(judged[i]!.scored, 1), 1) * weight.get(i)!)), CONFIDENCE_CALIBRATION.contradiction),
     verdictSupport: Math.max(0, ...decisive.map((i) => judged[i]!.judged.verdictSupport * weight.get(i)!)),
     verdictContradiction: Math.max(0, ...decisive.map((i) => judged[i]!.judged.verdictContradiction * weight.get(i)!)),
     sources: judged.map((j, i) => ({ ...j.judged, copyOf: copies[i]!, decisive: decisive.includes(i) })),
@@ -316,9 +319,8 @@ function best(scored: readonly ScoredSentence[], side: 0 | 1): ScoredSentence | 
   return scored.reduce<ScoredSentence | undefined>((top, s) => (!top || s.probabilities[side]! > top.probabilities[side]! ? s : top), undefined);
 }
 
-/** What the best sentence of a side is worth, as the confidence is calibrated on it (a hedged one's times HEDGED_WEIGHT). */
-function worth(scored: readonly ScoredSentence[], side: 0 | 1): number {
-  const sentence = best(scored, side);
+/** What a side's best sentence is worth, as the confidence is calibrated on it (a hedged one's times HEDGED_WEIGHT). */
+function worth(sentence: ScoredSentence | undefined, side: 0 | 1): number {
   return (sentence?.probabilities[side] ?? 0) * (sentence?.hedged ? HEDGED_WEIGHT : 1);
 }
 
@@ -326,8 +328,8 @@ function judgeSource(scored: readonly ScoredSentence[]): Omit<JudgedSource, 'cop
   const supporting = best(scored, 0);
   const contradicting = best(scored, 1);
   const closest = scored.reduce<ScoredSentence | undefined>((top, s) => (!top || s.relevance > top.relevance ? s : top), undefined);
-  const support = calibrated(worth(scored, 0), CONFIDENCE_CALIBRATION.support);
-  const contradiction = calibrated(worth(scored, 1), CONFIDENCE_CALIBRATION.contradiction);
+  const support = calibrated(worth(supporting, 0), CONFIDENCE_CALIBRATION.support);
+  const contradiction = calibrated(worth(contradicting, 1), CONFIDENCE_CALIBRATION.contradiction);
   const verdict = claimVerdict(scored.map((s) => s.probabilities), VERDICT_THRESHOLDS);
   const key = verdict === 'SUPPORT' ? supporting! : verdict === 'CONTRADICT' ? contradicting! : closest;
   return {
