@@ -434,6 +434,16 @@ describe('stance', () => {
       expect(namesHarm(new Set(['insulin', 'secret', '19']))).to.equal(false);
     });
 
+    it('reads a finding of worth as said of the condition of those who had it, however far from its direction word', () => {
+      const trial = 'Hydroxychloroquine did not improve clinical status at 15 days in patients hospitalized with Covid-19.';
+      expect(judge('Hydroxychloroquine cures COVID-19.', trial)).to.equal('CONTRADICT');
+      const scopes = scopesOf(trial, 'en', 'sentence');
+      expect([...scopes.directed[0]!.terms]).to.include('covid');
+      // A finding whose worth is unknown ("shortened the time") is not said of the condition.
+      const sleep = scopesOf('Therapy shortened the time to fall asleep in adults with chronic insomnia.', 'en', 'sentence');
+      expect(sleep.directed.some((d) => d.stem === 'shorten' && d.terms.has('insomnia'))).to.equal(false);
+    });
+
     it('reads a lack, an absence or a shortage of a thing as its deficiency, and the absence of a finding as a denial', () => {
       expect(judge('Lack of vitamin D causes rickets.', 'Vitamin D deficiency is the commonest cause of rickets in children.')).to.equal('SUPPORT');
       expect(judge('Mice lacking the leptin gene become severely obese.', 'Leptin-deficient mice eat excessively and develop severe obesity.')).to.equal('SUPPORT');

@@ -102,6 +102,18 @@ function attributive(words: readonly string[], i: number, functionWords: Readonl
 }
 
 /**
+ * Who had a finding, named by their condition ("in patients hospitalized with Covid-19", "among
+ * adults who have asthma"): the condition is what every finding of worth in the sentence is said
+ * of, however far from its direction word ("Hydroxychloroquine did not improve clinical status
+ * at 15 days in patients hospitalized with Covid-19" answers "Hydroxychloroquine cures
+ * Covid-19"). Up to two words may stand between the people and "with" ("hospitalized", "newly
+ * diagnosed"); the condition is the words after it, up to a clause's end.
+ */
+const CONDITION_OF_PEOPLE = /\b(?:patients|people|persons|adults|children|women|men|subjects|participants|individuals|infants|adolescents|those)(?:\s+[\p{L}-]+){0,2}?\s+(?:with|who\s+have|who\s+had|having|suffering\s+from)\s+([^,;:.()]+)/gu;
+/** Words of the condition read after "with" (the claim names its object in as many). */
+const CONDITION_WORDS = OBJECT_WORDS;
+
+/**
  * `reports`: for a sentence, the beliefs it reports (cues.ts, reportsOf), when the caller has read
  * them with the next sentence of its passage, which may answer one; a claim reports none.
  */
@@ -120,6 +132,8 @@ export function scopesOf(text: string, language: string | null, role: 'claim' | 
   });
   const scopes: Scopes = { directed: [], negated: new Set(), hedged: new Set() };
   const functionWords = functionWordsFor(language);
+  const condition = role === 'sentence'
+    ? [...lower.matchAll(CONDITION_OF_PEOPLE)].flatMap((match) => termsOf(wordsOf(match[1]!).slice(0, CONDITION_WORDS))) : [];
   words.forEach((word, i) => {
     if (negates(word)) for (const term of termsOf(words.slice(i + 1, i + 1 + REACH))) scopes.negated.add(term);
     // A denial after a statement bears on all of it: "the idea that [humans use 10 percent of their brains] is a myth".
@@ -140,7 +154,13 @@ export function scopesOf(text: string, language: string | null, role: 'claim' | 
     let terms = new Set(termsOf(span));
     // A claim that ends on its direction word says it of what comes before: "vaccines are [safe]".
     if (role === 'claim' && terms.size === 0) terms = new Set(termsOf(words.slice(Math.max(0, i - OBJECT_WORDS), i)));
-    if (terms.size > 0) scopes.directed.push({ stem: directionStem(word), sign: turned ? -sign : sign, terms, worth: ofWorth(word), harm: namesHarm(terms) });
+    // Whether it names a harm is read on what it moves, not on who had the finding. The
+    // condition of those who had it bears on a finding that says better or worse (a word of
+    // worth, or less or more of a harm), not on one whose worth is unknown ("shortened the time").
+    const harm = namesHarm(terms);
+    const worth = ofWorth(word);
+    if (worth || harm) for (const term of condition) terms.add(term);
+    if (terms.size > 0) scopes.directed.push({ stem: directionStem(word), sign: turned ? -sign : sign, terms, worth, harm });
   });
   return scopes;
 }
