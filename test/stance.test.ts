@@ -444,6 +444,20 @@ describe('stance', () => {
       expect(sleep.directed.some((d) => d.stem === 'shorten' && d.terms.has('insomnia'))).to.equal(false);
     });
 
+    it('reads a treatment no better than placebo as not effective, and one better than placebo in relieving a harm as relieving it', () => {
+      expect(commonWording('Cranberry juice was no more effective than a placebo drink in preventing infections; no better than sham acupuncture in reducing pain; not superior to usual care.', 'en'))
+        .to.equal('Cranberry juice was not effective in preventing infections; not effective in reducing pain; not effective.');
+      // A comparison with a treatment is left as written.
+      expect(commonWording('It was no better than ibuprofen.', 'en')).to.equal('It was no better than ibuprofen.');
+      expect(judge('Glucosamine relieves knee pain in people with osteoarthritis.', 'Glucosamine was no more effective than placebo in relieving knee pain in patients with osteoarthritis.')).to.equal('CONTRADICT');
+      expect(judge('Echinacea prevents colds.', 'Echinacea was not superior to placebo in preventing colds in healthy adults.')).to.equal('CONTRADICT');
+      // "more than placebo" is the size of the relief, "more effective than usual care in relieving" the relief itself.
+      expect(cuesOf('Chondroitin relieved joint pain more than placebo.').directionWords).to.deep.equal(['relieved']);
+      expect(cuesOf('Massage was more effective than usual care in relieving anxiety.').directionWords).to.deep.equal(['relieving']);
+      expect(judge('Chondroitin relieves joint pain.', 'Chondroitin sulfate relieved joint pain more than placebo in patients with hand osteoarthritis.')).to.equal('SUPPORT');
+      expect(judge('Massage relieves anxiety.', 'Massage therapy was more effective than usual care in relieving anxiety in patients with cancer.')).to.equal('SUPPORT');
+    });
+
     it('reads a lack, an absence or a shortage of a thing as its deficiency, and the absence of a finding as a denial', () => {
       expect(judge('Lack of vitamin D causes rickets.', 'Vitamin D deficiency is the commonest cause of rickets in children.')).to.equal('SUPPORT');
       expect(judge('Mice lacking the leptin gene become severely obese.', 'Leptin-deficient mice eat excessively and develop severe obesity.')).to.equal('SUPPORT');

@@ -76,6 +76,9 @@ const DOWN = [
   'shrink', 'shrinks', 'shrank', 'shrunk', 'shrinking', 'cure', 'cures', 'cured',
   'thinner', 'narrower', 'shallower', 'cheaper', 'lighter', 'cut', 'cuts', 'slash', 'slashes', 'slashed', 'hurt', 'hurts',
   'plunge', 'plunges', 'plunged', 'plummet', 'plummets', 'plummeted', 'halved', 'halving',
+  // Less of a harm, said of one ("relieves pain", "alleviates symptoms", "mitigates the damage").
+  'relieve', 'relieves', 'relieved', 'relieving', 'alleviate', 'alleviates', 'alleviated', 'alleviating',
+  'ameliorate', 'ameliorates', 'ameliorated', 'ameliorating', 'mitigate', 'mitigates', 'mitigated', 'mitigating',
   // Against a level only (givesNoDirection): "below average", as "above" is up.
   'below',
 ];
@@ -133,6 +136,12 @@ const DEGREES = new Set(['more', 'less', 'fewer', 'greater', 'most', 'least']);
  */
 const BOUNDED = /^(?:\d|half$|twice$|double$|triple$|a$|an$|one$|two$|three$|four$|five$|six$|seven$|eight$|nine$|ten$|dozen$|hundred$|thousand$|million$)/;
 
+/**
+ * Words before a degree word followed by "than" in which a direction word makes it that word's
+ * degree: "reduced menstrual cramp pain more than placebo" is a reduction, larger than placebo's.
+ */
+const COMPARED_REACH = 4;
+
 /** Prepositions that point up or down against a level only ("above average"), not in space or text ("the layer above", "see below", "above 50 years"). */
 const AGAINST_LEVEL = new Set(['above', 'below']);
 /** A level a quantity is said to be above or below, within LEVEL_REACH words after the preposition. */
@@ -142,20 +151,36 @@ const LEVEL_REACH = 4;
 
 /** Words that say how well an effect is had, not which way it goes, before "in" or "at" and the effect: "effective in preventing". */
 const EFFICACIES = new Set(['effective', 'efficacious']);
+/** Words after an efficacy word in which "in" or "at" and the effect may follow, after a comparison ("more effective than usual care in relieving"). */
+const EFFICACY_REACH = 6;
+
+/** Whether the efficacy word at words[i] is said of an effect after it ("effective [than placebo] in preventing"). */
+function saysHowWell(words: readonly string[], i: number): boolean {
+  for (let j = i + 1; j <= i + EFFICACY_REACH && j + 1 < words.length; j++) {
+    if ((words[j] === 'in' || words[j] === 'at') && signOf(words[j + 1]!) !== undefined) return true;
+    if (signOf(words[j]!) !== undefined) return false;
+  }
+  return false;
+}
 
 /**
  * Whether words[i], a direction word by its spelling, gives no direction where it stands: a
- * degree word right after a direction word (which then counts alone), or one that bounds a
+ * degree word right after a direction word (which then counts alone), or one before "than" a
+ * few words after a direction word, which compares its effect with another's ("relieved pain
+ * more than placebo"), or one that bounds a
  * quantity ("by more than 99 percent", "fewer than ten", "four or more cups a day"), which says
  * how much, not which way; or "effective" said of the effect after it ("effective in
- * [preventing] pertussis" prevents it, and points no way of its own against "prevented"); or
+ * [preventing] pertussis" prevents it, and points no way of its own against "prevented"; "more
+ * effective than usual care in relieving anxiety" relieves it, and "more" is its degree); or
  * "above" and "below" said of anything but a level ("above average" is up, "above 50 years" no way).
  */
 export function givesNoDirection(words: readonly string[], i: number): boolean {
   if (AGAINST_LEVEL.has(words[i]!)) return !words.slice(i + 1, i + 1 + LEVEL_REACH).some((word) => LEVELS.has(word));
-  if (EFFICACIES.has(words[i]!)) return (words[i + 1] === 'in' || words[i + 1] === 'at') && signOf(words[i + 2] ?? '') !== undefined;
+  if (EFFICACIES.has(words[i]!)) return saysHowWell(words, i);
   if (!DEGREES.has(words[i]!)) return false;
+  if (EFFICACIES.has(words[i + 1] ?? '') && saysHowWell(words, i + 1)) return true;
   return (i > 0 && signOf(words[i - 1]!) !== undefined) || (words[i + 1] === 'than' && BOUNDED.test(words[i + 2] ?? ''))
+    || (words[i + 1] === 'than' && words.slice(Math.max(0, i - COMPARED_REACH), i).some((word) => signOf(word) !== undefined))
     || (words[i - 1] === 'or' && BOUNDED.test(words[i - 2] ?? ''));
 }
 

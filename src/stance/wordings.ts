@@ -154,9 +154,20 @@ function absence(match: string, following: string): string {
   return /^\p{Lu}/u.test(match) ? 'Deficiency of' : 'deficiency of';
 }
 
+/**
+ * A treatment found no better than nothing, in the one form "not effective": "no more effective
+ * than placebo", "no better than sham acupuncture", "not superior to usual care", "no more
+ * effective than a placebo drink in preventing" (a word after the placebo named with it). Read as
+ * written, "more" and "better" were directions turned by "no", said of the treatment, and what it
+ * was tried on ("in relieving knee pain") stood beyond their reach, so the sentence read as
+ * support for "relieves knee pain"; "not effective in relieving" turns the relief itself.
+ */
+const NO_BETTER_THAN_NOTHING = /(?<![\p{L}\p{N}-])(?:no|not)\s+(?:more\s+(?:effective|efficacious)|better|superior)\s+(?:than|to)\s+(?:an?\s+|the\s+)?(?:(?:placebo|sham)(?:\s+[\p{L}-]+)?(?=\s+(?:in|at|for|on|after|over|during|among)\s|\s*[,.;:)]|\s*$)|(?:placebo|sham|(?:usual|standard)\s+care|no\s+treatment|controls?)(?![\p{L}\p{N}-]))/giu;
+
 /** `text` in one wording for the things it names (English; another language's text is returned as it is). */
 export function commonWording(text: string, language: string | null): string {
   if (language !== null && language !== 'en') return text;
   return text.replace(ABBREVIATIONS, replacePhrase).replace(PHRASES, replacePhrase).replace(RESPELLABLE, respell)
-    .replace(ABSENCE, absence).replace(WITHOUT, absence).replace(LACKING, (match) => (/^\p{Lu}/u.test(match) ? 'Deficient in' : 'deficient in'));
+    .replace(ABSENCE, absence).replace(WITHOUT, absence).replace(LACKING, (match) => (/^\p{Lu}/u.test(match) ? 'Deficient in' : 'deficient in'))
+    .replace(NO_BETTER_THAN_NOTHING, (match) => (/^\p{Lu}/u.test(match) ? 'Not effective' : 'not effective'));
 }
