@@ -66,6 +66,21 @@ describe('stance', () => {
       expect(quantityMatch(quantities('Adults need 4 hours of sleep.'), quantities('Adults need seven or more hours of sleep per night.'))).to.equal('conflict');
     });
 
+    it('reads a bound or a round figure as holding the amounts on its side or near it, and a period\'s start as a bound', () => {
+      const quantities = (text: string) => cuesOf(text).quantities;
+      expect(quantities('It burned more than 18 million hectares, about 20 centimetres, fewer than ten people.')).to.deep.equal([
+        { value: 18_000_000, unit: 'hectare', bound: 'min' }, { value: 20, unit: 'centimetre', bound: 'about' }, { value: 10, unit: 'people', bound: 'max' },
+      ]);
+      expect(quantityMatch(quantities('It burned more than 18 million hectares.'), quantities('It burned an estimated 18.6 million hectares.'))).to.equal('agree');
+      expect(quantityMatch(quantities('It burned more than 18 million hectares.'), quantities('It burned about 12 million hectares.'))).to.equal('conflict');
+      expect(quantityMatch(quantities('Sea level rose 20 centimetres.'), quantities('Sea level rose by about 21 centimetres.'))).to.equal('agree');
+      expect(quantityMatch(quantities('Sea level rose 20 centimetres.'), quantities('Sea level rose by 21 centimetres.'))).to.equal('conflict');
+      expect(quantityMatch(quantities('Fewer than 100 people attended.'), quantities('150 people attended.'))).to.equal('conflict');
+      // "since 1900" and "since the 1980s" are two periods, not two dates of one event.
+      expect(quantityMatch(quantities('Glaciers have lost mass since 1900.'), quantities('The loss has accelerated since the 1980s.'))).to.equal('agree');
+      expect(quantityMatch(quantities('It was completed in 1925.'), quantities('It was completed in 1889.'))).to.equal('conflict');
+    });
+
     it('tells a restatement that says the same from one that denies or reverses the claim', () => {
       const same = (claim: string, sentence: string) => restates(cuesOf(claim), cuesOf(sentence));
       expect(same('The Great Wall is visible from the Moon.', 'The Great Wall is visible from the Moon, astronauts say.')).to.equal(true);
@@ -260,7 +275,7 @@ describe('stance', () => {
 
     it('reads numbers in words, scale words and units of one dimension', () => {
       const quantities = (text: string) => cuesOf(text).quantities;
-      expect(quantities('It takes about eight minutes.')).to.deep.equal([{ value: 8, unit: 'minute' }]);
+      expect(quantities('It takes about eight minutes.')).to.deep.equal([{ value: 8, unit: 'minute', bound: 'about' }]);
       expect(quantities('The Earth is 4.6 billion years old.')).to.deep.equal([{ value: 4.6e9, unit: 'year' }]);
       expect(quantities('One of them was there.')).to.deep.equal([]);
       expect(quantityMatch(quantities('Light takes 8 seconds to reach us.'), quantities('Light takes 8.3 minutes to reach us.'))).to.equal('conflict');
@@ -442,6 +457,20 @@ describe('stance', () => {
       // A finding whose worth is unknown ("shortened the time") is not said of the condition.
       const sleep = scopesOf('Therapy shortened the time to fall asleep in adults with chronic insomnia.', 'en', 'sentence');
       expect(sleep.directed.some((d) => d.stem === 'shorten' && d.terms.has('insomnia'))).to.equal(false);
+    });
+
+    it('reads a claim\'s direction word followed by an adjunct as said of what comes before it', () => {
+      const claim = scopesOf('The Antarctic ozone hole has been growing since the Montreal Protocol.', 'en', 'claim');
+      expect([...claim.directed[0]!.terms]).to.include.members(['ozon', 'hole']);
+      expect(judge('The Antarctic ozone hole has been growing since the Montreal Protocol.', 'Since the early 2000s the Antarctic ozone hole has been slowly shrinking.')).to.equal('CONTRADICT');
+      // What follows a direction word that is not an adjunct is still what it moves.
+      expect([...scopesOf('Metformin lowers blood sugar in people with diabetes.', 'en', 'claim').directed[0]!.terms]).to.include.members(['blood']);
+    });
+
+    it('reads a place and its adjective as one name', () => {
+      expect(canonicalTerms(analyze('Australian Alpine glaciers', 'en'), 'en')).to.deep.equal(canonicalTerms(analyze('Australia Alps glacier', 'en'), 'en'));
+      expect(judge('Wildfires in Australia burned more than 18 million hectares in the 2019–2020 season.',
+        'The 2019–2020 Australian bushfire season burned an estimated 18.6 million hectares and destroyed more than 3,000 homes.')).to.equal('SUPPORT');
     });
 
     it('reads a treatment no better than placebo as not effective, and one better than placebo in relieving a harm as relieving it', () => {

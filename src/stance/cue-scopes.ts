@@ -41,6 +41,12 @@ export interface Scopes {
  * predicative word speaks ("[e-cigarettes] are harmful").
  */
 const OBJECT_WORDS = 4;
+/**
+ * Words that open an adjunct: right after a claim's direction word they say when, where or in
+ * whom it moves ("has been growing [since the Montreal Protocol]", "rose [in the 20th
+ * century]"), so the claim says it of what comes before, as of a direction word that ends it.
+ */
+const ADJUNCTS = new Set(['in', 'at', 'since', 'during', 'after', 'over', 'until', 'among', 'across', 'while', 'when', 'throughout']);
 /** Words either side of a sentence's direction word, or after a negation, that it may bear on (active and passive voice). */
 const REACH = 5;
 /** Words before a direction word in which a negation turns it ("does not increase"). */
@@ -152,8 +158,9 @@ export function scopesOf(text: string, language: string | null, role: 'claim' | 
       : attributive(words, i, functionWords) ? words.slice(i + 1, i + 1 + ATTRIBUTE_REACH)
       : [...words.slice(Math.max(0, i - REACH), i), ...words.slice(i + 1, i + 1 + REACH)];
     let terms = new Set(termsOf(span));
-    // A claim that ends on its direction word says it of what comes before: "vaccines are [safe]".
-    if (role === 'claim' && terms.size === 0) terms = new Set(termsOf(words.slice(Math.max(0, i - OBJECT_WORDS), i)));
+    // A claim that ends on its direction word, or goes on with an adjunct, says it of what comes
+    // before: "vaccines are [safe]", "[the ozone hole] has been growing since…".
+    if (role === 'claim' && (terms.size === 0 || ADJUNCTS.has(words[i + 1] ?? ''))) terms = new Set(termsOf(words.slice(Math.max(0, i - OBJECT_WORDS), i)));
     // Whether it names a harm is read on what it moves, not on who had the finding. The
     // condition of those who had it bears on a finding that says better or worse (a word of
     // worth, or less or more of a harm), not on one whose worth is unknown ("shortened the time").

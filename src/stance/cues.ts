@@ -208,7 +208,20 @@ const NOT_UNITS = new Set(['and', 'or', 'per', 'than', 'vs', 'versus', 'of', 'to
 export interface Quantity {
   value: number;
   unit: string;
+  /**
+   * How the number is meant, when the words before it say: a lower bound ("more than 18
+   * million", "at least", and the start of a period, "since 1900"), an upper one ("fewer than
+   * ten", "up to"), or a round figure ("about", "nearly"); absent: as written.
+   */
+  bound?: 'min' | 'max' | 'about';
 }
+
+/** The words before a number that make it a bound or a round figure (see Quantity.bound). */
+const BOUNDS: [RegExp, NonNullable<Quantity['bound']>][] = [
+  [/(?:more than|over|at least|above|exceeding|in excess of|upwards of|since|since the)\s+$/u, 'min'],
+  [/(?:less than|fewer than|under|at most|below|up to|no more than)\s+$/u, 'max'],
+  [/(?:about|around|approximately|roughly|nearly|almost|some|estimated|circa|an estimated)\s+$/u, 'about'],
+];
 
 export interface Cues {
   /** Negation words, counted: an even number cancels out ("not without"). */
@@ -308,7 +321,11 @@ export function cuesOf(text: string): Cues {
       word = /^[ \t\u00a0-]+(\p{L}+)/u.exec(spelled.slice(match.index + match[0].length))?.[1];
     }
     if (Number.isFinite(value)) {
-      quantities.push({ value, unit: unitOf(value, match[1]!, decimal, match[3], word, spelled.slice(Math.max(0, match.index - 12), match.index)) });
+      const quantity: Quantity = { value, unit: unitOf(value, match[1]!, decimal, match[3], word, spelled.slice(Math.max(0, match.index - 12), match.index)) };
+      const before = spelled.slice(Math.max(0, match.index - 16), match.index);
+      const bound = BOUNDS.find(([words]) => words.test(before))?.[1];
+      if (bound !== undefined) quantity.bound = bound;
+      quantities.push(quantity);
     }
   }
   if (!uncertain) uncertain = UNCERTAIN_PHRASES.some((phrase) => phrase.test(lower));
@@ -393,11 +410,27 @@ function sameDimension(a: string, b: string): boolean {
 }
 
 /** The same value in the same unit, or, in two units of one dimension, within UNIT_TOLERANCE once converted. */
+/**
+ * Whether two quantities of one kind can be the same amount: equal as written; within
+ * UNIT_TOLERANCE when in different units (conversions are rounded) or when either is a round
+ * figure ("about 20 centimetres"); and a bound holds any amount on its side of it ("more than 18
+ * million hectares" and "18.6 million hectares", "more than 3,000" and "at least 2,500").
+ */
 function sameAmount(a: Quantity, b: Quantity): boolean {
-  if (a.unit === b.unit) return a.value === b.value;
-  const x = a.value * UNITS.get(a.unit)![1];
-  const y = b.value * UNITS.get(b.unit)![1];
-  return Math.abs(x - y) <= UNIT_TOLERANCE * Math.max(Math.abs(x), Math.abs(y));
+  const x = a.value * (a.unit === b.unit ? 1 : UNITS.get(a.unit)![1]);
+  const y = b.value * (a.unit === b.unit ? 1 : UNITS.get(b.unit)![1]);
+  const close = Math.abs(x - y) <= UNIT_TOLERANCE * Math.max(Math.abs(x), Math.abs(y));
+  if (a.bound === 'min' || a.bound === 'max' || b.bound === 'min' || b.bound === 'max') {
+    return holds(a.bound, x, y, b.bound) && holds(b.bound, y, x, a.bound);
+  }
+  return a.unit !== b.unit || a.bound === 'about' || b.bound === 'about' ? close : x === y;
+}
+
+/** Whether `other` (bounded by `otherBound`) can lie on the side of `value` its bound says. */
+function holds(bound: Quantity['bound'], value: number, other: number, otherBound: Quantity['bound']): boolean {
+  if (bound === 'min') return other >= value || otherBound === 'min';
+  if (bound === 'max') return other <= value || otherBound === 'max';
+  return true;
 }
 
 /**

@@ -86,6 +86,20 @@ const SETS: readonly (readonly string[])[] = [
   ['run', 'runner'],
   ['sleep', 'sleeper'],
   ['vape', 'vaper'],
+  // A place by its adjective: "Australian bushfires" are bushfires in Australia, and the name
+  // replaced by its adjective is no other place ("Alpine glaciers", "the Antarctic ice sheet").
+  // Not "English", which names a language more often than a place, nor "Polish" and "Turkish",
+  // whose places' names are also common words.
+  ['australia', 'australian'], ['america', 'american'], ['africa', 'african'], ['asia', 'asian'],
+  ['europe', 'european'], ['antarctica', 'antarctic'], ['alps', 'alpine'], ['himalayas', 'himalaya', 'himalayan'],
+  ['amazon', 'amazonian'], ['siberia', 'siberian'], ['sahara', 'saharan'], ['arabia', 'arabian'],
+  ['canada', 'canadian'], ['mexico', 'mexican'], ['brazil', 'brazilian'], ['argentina', 'argentinian', 'argentine'],
+  ['china', 'chinese'], ['japan', 'japanese'], ['korea', 'korean'], ['india', 'indian'], ['indonesia', 'indonesian'],
+  ['russia', 'russian'], ['britain', 'british'], ['france', 'french'], ['germany', 'german'], ['italy', 'italian'],
+  ['spain', 'spanish'], ['greece', 'greek'], ['norway', 'norwegian'], ['sweden', 'swedish'], ['finland', 'finnish'],
+  ['iceland', 'icelandic'], ['greenland', 'greenlandic'], ['ireland', 'irish'], ['scotland', 'scottish'],
+  ['netherlands', 'dutch'], ['egypt', 'egyptian'], ['kenya', 'kenyan'], ['nigeria', 'nigerian'], ['iran', 'iranian'],
+  ['israel', 'israeli'], ['ukraine', 'ukrainian'], ['peru', 'peruvian'],
 ];
 
 const byLanguage = new Map<string, ReadonlyMap<string, string>>();
