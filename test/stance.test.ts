@@ -467,6 +467,16 @@ describe('stance', () => {
       expect([...scopesOf('Metformin lowers blood sugar in people with diabetes.', 'en', 'claim').directed[0]!.terms]).to.include.members(['blood']);
     });
 
+    it('reads "never smokers" as a group, "effective against" as down, and no number as a thing a direction moves', () => {
+      expect(commonWording('Smokers had a higher risk than never smokers; Never-smokers and never drinkers; they never smoked.', 'en'))
+        .to.equal('Smokers had a higher risk than nonsmokers; Nonsmokers and nondrinkers; they never smoked.');
+      expect(judge('Smoking increases the risk of severe COVID-19.', 'Current smokers had a higher risk of severe disease and of death from Covid-19 than never smokers.')).to.equal('SUPPORT');
+      expect(cuesOf('Artemisinin is effective against malaria.').direction).to.equal(-1);
+      expect(cuesOf('Artemisinin is effective.').direction).to.equal(1);
+      const scopes = scopesOf('Ivermectin inhibits the replication of Covid-19 in cell culture at high concentrations.', 'en', 'sentence');
+      expect(scopes.directed.some((d) => d.terms.has('19'))).to.equal(false);
+    });
+
     it('reads a place and its adjective as one name', () => {
       expect(canonicalTerms(analyze('Australian Alpine glaciers', 'en'), 'en')).to.deep.equal(canonicalTerms(analyze('Australia Alps glacier', 'en'), 'en'));
       expect(judge('Wildfires in Australia burned more than 18 million hectares in the 2019–2020 season.',

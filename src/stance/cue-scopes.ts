@@ -1,7 +1,7 @@
 import { analyze } from '../text/analyze.js';
 import { stemmerFor } from '../text/stemmers.js';
 import { functionWordsFor } from '../text/stop-words.js';
-import { ceasesAt, denies, givesNoDirection, directionOf, hedges, lowered, negates, reportsOf, wordsOf, type Reports } from './cues.js';
+import { ceasesAt, denies, directionAt, directionOf, hedges, lowered, negates, reportsOf, wordsOf, type Reports } from './cues.js';
 import { canonicalTerms } from './synonyms.js';
 import { namesHarm, ofWorth } from './valence.js';
 
@@ -132,8 +132,9 @@ export function scopesOf(text: string, language: string | null, role: 'claim' | 
   const within = (spans: [number, number][], i: number) => spans.some(([start, end]) => i >= start && i < end);
   const denied = (i: number) => within(read.denied, i);
   const analysed = new Map<string, string[]>();
+  // A number is no thing a direction moves: "19" of "Covid-19" beside "high concentrations".
   const termsOf = (span: readonly string[]) => span.filter((word) => directionOf(word) === 0).flatMap((word) => {
-    if (!analysed.has(word)) analysed.set(word, canonicalTerms(analyze(word, language), language));
+    if (!analysed.has(word)) analysed.set(word, canonicalTerms(analyze(word, language), language).filter((term) => !/^\p{N}+$/u.test(term)));
     return analysed.get(word)!;
   });
   const scopes: Scopes = { directed: [], negated: new Set(), hedged: new Set() };
@@ -147,7 +148,7 @@ export function scopesOf(text: string, language: string | null, role: 'claim' | 
     if (hedges(word)) for (const term of termsOf(words.slice(i + 1, i + 1 + REACH))) scopes.hedged.add(term);
     if (denied(i)) for (const term of termsOf([word])) scopes.negated.add(term);
     if (within(read.unanswered, i)) for (const term of termsOf([word])) scopes.hedged.add(term);
-    const sign = givesNoDirection(words, i) ? 0 : directionOf(word);
+    const sign = directionAt(words, i);
     if (sign === 0) return;
     // A negation just before turns it, and so does a denial anywhere after it ("the claim that
     // vaccines [cause] autism has been debunked"; a denial before it is one of the negations), a

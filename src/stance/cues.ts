@@ -299,8 +299,8 @@ export function cuesOf(text: string): Cues {
   words.forEach((word, i) => {
     if (negates(word)) negations++;
     if (UNCERTAIN.has(word)) uncertain = true;
-    const sign = givesNoDirection(words, i) ? undefined : signOf(word);
-    if (sign !== undefined) {
+    const sign = directionAt(words, i);
+    if (sign !== 0) {
       direction += sign;
       directionWords.push(word);
     }
@@ -590,6 +590,17 @@ export function wordsOf(lower: string): string[] {
 /** A word's direction: +1, −1, or 0 for a word that gives none. */
 export function directionOf(word: string): number {
   return signOf(word) ?? 0;
+}
+
+/**
+ * The direction of words[i] where it stands: none where it gives none (givesNoDirection), down
+ * for an efficacy word said against something ("effective against malaria" lessens malaria, as
+ * "protects against" does), else its own.
+ */
+export function directionAt(words: readonly string[], i: number): number {
+  if (givesNoDirection(words, i)) return 0;
+  if (EFFICACIES.has(words[i]!) && words[i + 1] === 'against') return -1;
+  return directionOf(words[i]!);
 }
 
 /** Whether a word weakens what follows to a possibility. */

@@ -164,10 +164,18 @@ function absence(match: string, following: string): string {
  */
 const NO_BETTER_THAN_NOTHING = /(?<![\p{L}\p{N}-])(?:no|not)\s+(?:more\s+(?:effective|efficacious)|better|superior)\s+(?:than|to)\s+(?:an?\s+|the\s+)?(?:(?:placebo|sham)(?:\s+[\p{L}-]+)?(?=\s+(?:in|at|for|on|after|over|during|among)\s|\s*[,.;:)]|\s*$)|(?:placebo|sham|(?:usual|standard)\s+care|no\s+treatment|controls?)(?![\p{L}\p{N}-]))/giu;
 
+/**
+ * A group named by what its people never did, in one word: "never smokers" and "never-smokers"
+ * are nonsmokers, a group compared with smokers ("smokers had a higher risk than never
+ * smokers"), and the "never" before them negates nothing the sentence states.
+ */
+const NEVER_DOERS = /(?<![\p{L}\p{N}-])never[\s-]+(smokers?|drinkers?|users?|vapers?)(?![\p{L}\p{N}-])/giu;
+
 /** `text` in one wording for the things it names (English; another language's text is returned as it is). */
 export function commonWording(text: string, language: string | null): string {
   if (language !== null && language !== 'en') return text;
   return text.replace(ABBREVIATIONS, replacePhrase).replace(PHRASES, replacePhrase).replace(RESPELLABLE, respell)
     .replace(ABSENCE, absence).replace(WITHOUT, absence).replace(LACKING, (match) => (/^\p{Lu}/u.test(match) ? 'Deficient in' : 'deficient in'))
-    .replace(NO_BETTER_THAN_NOTHING, (match) => (/^\p{Lu}/u.test(match) ? 'Not effective' : 'not effective'));
+    .replace(NO_BETTER_THAN_NOTHING, (match) => (/^\p{Lu}/u.test(match) ? 'Not effective' : 'not effective'))
+    .replace(NEVER_DOERS, (match, doers: string) => `${/^\p{Lu}/u.test(match) ? 'N' : 'n'}on${doers.toLowerCase()}`);
 }
