@@ -79,6 +79,10 @@ describe('stance', () => {
       // "since 1900" and "since the 1980s" are two periods, not two dates of one event.
       expect(quantityMatch(quantities('Glaciers have lost mass since 1900.'), quantities('The loss has accelerated since the 1980s.'))).to.equal('agree');
       expect(quantityMatch(quantities('It was completed in 1925.'), quantities('It was completed in 1889.'))).to.equal('conflict');
+      // A share said in words against one in figures.
+      expect(quantityMatch(quantities('Electric cars make up most of the cars on the road.'), quantities('Electric cars were about 2 percent of all cars in use.'))).to.equal('conflict');
+      expect(quantityMatch(quantities('The majority of scientists agree.'), quantities('97 percent of climate scientists agree.'))).to.equal('agree');
+      expect(quantities('It is the most common cause.')).to.deep.equal([]);
     });
 
     it('tells a restatement that says the same from one that denies or reverses the claim', () => {

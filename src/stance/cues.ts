@@ -328,9 +328,17 @@ export function cuesOf(text: string): Cues {
       quantities.push(quantity);
     }
   }
+  // "Most of the cars" is more than half of them, "a minority of" less: shares said in words
+  // compare with shares in figures ("about 2 percent of all passenger cars").
+  if (MAJORITY.test(lower)) quantities.push({ value: 50, unit: '%', bound: 'min' });
+  if (MINORITY.test(lower)) quantities.push({ value: 50, unit: '%', bound: 'max' });
   if (!uncertain) uncertain = UNCERTAIN_PHRASES.some((phrase) => phrase.test(lower));
   return { negations, direction: Math.sign(direction), directionWords, hedged, uncertain, quantities };
 }
+
+/** A share said in words: more than half ("most of", "the majority of"), or less ("a minority of"). */
+const MAJORITY = /(?<![\p{L}-])(?:most\s+of|(?:the|a)\s+(?:vast\s+|large\s+)?majority\s+of)(?![\p{L}-])/u;
+const MINORITY = /(?<![\p{L}-])(?:a|the)\s+(?:small\s+)?minority\s+of(?![\p{L}-])/u;
 
 /** Words that scale the number before them. */
 const SCALES = new Map([['thousand', 1e3], ['million', 1e6], ['billion', 1e9], ['trillion', 1e12]]);
