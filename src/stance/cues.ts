@@ -167,12 +167,12 @@ function saysHowWell(words: readonly string[], i: number): boolean {
  * Whether words[i], a direction word by its spelling, gives no direction where it stands: a
  * degree word right after a direction word (which then counts alone), or one before "than" a
  * few words after a direction word, which compares its effect with another's ("relieved pain
- * more than placebo"), or one that bounds a
- * quantity ("by more than 99 percent", "fewer than ten", "four or more cups a day"), which says
- * how much, not which way; or "effective" said of the effect after it ("effective in
- * [preventing] pertussis" prevents it, and points no way of its own against "prevented"; "more
- * effective than usual care in relieving anxiety" relieves it, and "more" is its degree); or
- * "above" and "below" said of anything but a level ("above average" is up, "above 50 years" no way).
+ * more than placebo"), or one that bounds a quantity ("by more than 99 percent", "fewer than
+ * ten", "four or more cups a day"), which says how much, not which way; or "effective" said of
+ * the effect after it ("effective in [preventing] pertussis" prevents it, and points no way of
+ * its own against "prevented"; "more effective than usual care in relieving anxiety" relieves
+ * it, and "more" is its degree); or "above" and "below" said of anything but a level ("above
+ * average" is up, "above 50 years" no way).
  */
 export function givesNoDirection(words: readonly string[], i: number): boolean {
   if (AGAINST_LEVEL.has(words[i]!)) return !words.slice(i + 1, i + 1 + LEVEL_REACH).some((word) => LEVELS.has(word));
@@ -417,7 +417,6 @@ function sameDimension(a: string, b: string): boolean {
   return x !== undefined && y !== undefined && x[0] === y[0];
 }
 
-/** The same value in the same unit, or, in two units of one dimension, within UNIT_TOLERANCE once converted. */
 /**
  * Whether two quantities of one kind can be the same amount: equal as written; within
  * UNIT_TOLERANCE when in different units (conversions are rounded) or when either is a round
