@@ -174,7 +174,7 @@ function saysHowWell(words: readonly string[], i: number): boolean {
  * it, and "more" is its degree); or "above" and "below" said of anything but a level ("above
  * average" is up, "above 50 years" no way).
  */
-export function givesNoDirection(words: readonly string[], i: number): boolean {
+function givesNoDirection(words: readonly string[], i: number): boolean {
   if (AGAINST_LEVEL.has(words[i]!)) return !words.slice(i + 1, i + 1 + LEVEL_REACH).some((word) => LEVELS.has(word));
   if (EFFICACIES.has(words[i]!)) return saysHowWell(words, i);
   if (!DEGREES.has(words[i]!)) return false;
